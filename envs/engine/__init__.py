@@ -1,0 +1,4 @@
+"""The pure rules engine: cards, hand evaluation, betting, pots and game state.
+
+Nothing here imports gymnasium, pettingzoo or torch.
+"""

@@ -1,0 +1,141 @@
+"""Cards as small integers, and their text forms.
+
+A card is an ``int`` in ``0..51`` equal to ``rank * 4 + suit``:
+
+* rank ``0`` is the deuce, ``12`` the ace (``RANKS = "23456789TJQKA"``);
+* suit ``0..3`` is clubs, diamonds, hearts, spades (``SUITS = "cdhs"``). This order is
+  also the stud suit order used to break bring-in and odd-chip ties (clubs lowest).
+
+Integers keep hands cheap to copy, hash and index into numpy tables; the text forms
+exist for people (tests, hand histories, ``render()``).
+
+>>> parse("As Td 10h K♠")
+[51, 33, 34, 47]
+>>> parse("As as")
+Traceback (most recent call last):
+...
+ValueError: duplicate card 'As' in 'As as'
+>>> format_cards(parse("As Td"))
+'As Td'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+RANK_NAMES = (
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+)
+RANK_PLURALS = (
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
+)
+NUM_CARDS = 52
+DECK: tuple[int, ...] = tuple(range(NUM_CARDS))
+
+_SUIT_ALIASES = {
+    **{s: i for i, s in enumerate(SUITS)},
+    **{s: i for i, s in enumerate(SUIT_SYMBOLS)},
+    **{s: i for i, s in enumerate("♧♢♡♤")},
+}
+_RANK_ALIASES = {**{r: i for i, r in enumerate(RANKS)}, "10": 8}
+_CARD_RE = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+_ACCEPTED = "rank 2-9, T or 10, J, Q, K, A followed by suit c, d, h, s or ♣ ♦ ♥ ♠ (e.g. 'As', '10d', 'K♠')"
+
+
+def card(rank: int, suit: int) -> int:
+    """The card of a given rank (0 = deuce .. 12 = ace) and suit (0 = clubs .. 3 = spades)."""
+    if not (0 <= rank < 13 and 0 <= suit < 4):
+        raise ValueError(f"rank must be 0..12 and suit 0..3, got rank={rank}, suit={suit}")
+    return rank * 4 + suit
+
+
+def rank_of(c: int) -> int:
+    """Rank index of a card: 0 (deuce) .. 12 (ace)."""
+    return c >> 2
+
+
+def suit_of(c: int) -> int:
+    """Suit index of a card: 0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+    return c & 3
+
+
+def _parse_token(token: str, text: str) -> list[int]:
+    """Parse one whitespace-free token holding one or more cards ('As', 'AsKd')."""
+    cards: list[int] = []
+    pos = 0
+    while pos < len(token):
+        m = _CARD_RE.match(token, pos)
+        if m is None:
+            raise ValueError(f"unknown card {token!r} in {text!r}: expected {_ACCEPTED}")
+        rank = _RANK_ALIASES[m.group(1).upper()]
+        cards.append(rank * 4 + _SUIT_ALIASES[m.group(2).lower()])
+        pos = m.end()
+    return cards
+
+
+def parse(text: str | Iterable[str]) -> list[int]:
+    """Parse cards from text such as ``"As Kd 10h"`` (or ``"AsKd"``, or a list of tokens).
+
+    Raises:
+        ValueError: naming the bad token and the accepted forms, or a duplicated card.
+    """
+    tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
+    shown = text if isinstance(text, str) else " ".join(tokens)
+    cards: list[int] = []
+    for token in tokens:
+        if token:
+            cards.extend(_parse_token(token, shown))
+    seen: set[int] = set()
+    for c in cards:
+        if c in seen:
+            raise ValueError(f"duplicate card {format_card(c)!r} in {shown!r}")
+        seen.add(c)
+    return cards
+
+
+def parse_card(text: str) -> int:
+    """Parse exactly one card."""
+    cards = parse(text)
+    if len(cards) != 1:
+        raise ValueError(f"expected exactly one card, got {len(cards)} in {text!r}")
+    return cards[0]
+
+
+def format_card(c: int, symbols: bool = False) -> str:
+    """``'As'`` (or ``'A♠'`` with ``symbols=True``) for a card integer."""
+    if not 0 <= c < NUM_CARDS:
+        raise ValueError(f"card must be an integer 0..51, got {c!r}")
+    return RANKS[c >> 2] + (SUIT_SYMBOLS if symbols else SUITS)[c & 3]
+
+
+def format_cards(cards: Sequence[int] | Iterable[int], symbols: bool = False) -> str:
+    """Space-separated text of several cards."""
+    return " ".join(format_card(int(c), symbols) for c in cards)
