@@ -1,3 +1,32 @@
-"""Dealer's Choice: poker variants as multi-agent reinforcement-learning environments."""
+"""Dealer's Choice: poker variants as multi-agent reinforcement-learning environments.
+
+``envs.make("cowpie", num_players=3, ante=1)`` builds any variant's PettingZoo AEC
+environment; ``envs.stud_v0.env()`` and friends are the per-variant modules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+
+
+def make(name: str, num_players: int = 2, **options: Any) -> Any:
+    """The PettingZoo AEC environment of a variant (``"stud"`` or ``"stud_v0"``)."""
+    from envs.registry import make as _make
+
+    return _make(name, num_players, **options)
+
+
+def make_raw(name: str, num_players: int = 2, **options: Any) -> Any:
+    """The unwrapped AEC environment (no order checks; fastest)."""
+    from envs.registry import make_raw as _make_raw
+
+    return _make_raw(name, num_players, **options)
+
+
+def env_ids() -> list[str]:
+    """Every registered PettingZoo environment id."""
+    from envs.registry import ENV_SPECS
+
+    return [spec.env_id for spec in ENV_SPECS.values()]

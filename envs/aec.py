@@ -1,0 +1,279 @@
+"""The PettingZoo AEC environment shared by every variant: it only translates.
+
+The engine holds the rules; this class turns its states into PettingZoo's
+``agent_selection`` / ``observe`` / ``step`` contract:
+
+* agents ``player_0 .. player_{n-1}`` by seat; the button moves one seat clockwise at
+  each ``reset`` (option ``button``: ``"rotate"``, ``"random"`` or a fixed seat);
+* observations ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask
+  is all zeros for an agent that is not to act;
+* rewards arrive when the hand (or game) ends, in the variant's unit, and sum to zero;
+* an action outside the mask raises :class:`IllegalActionError` (nothing changes), or,
+  with ``illegal_action="lose"``, ends the episode with the offender at -1 and the
+  others sharing +1 (PettingZoo's convention). Nothing is ever remapped;
+* ``reset(seed=...)`` is deterministic and reuses the env; ``reset(options={"deck": [...]})``
+  stacks the deck (top card first, card ints or strings such as ``"As Kd"``);
+* ``infos[agent]["legal_actions"]`` names the legal actions of the agent to act; at the
+  end every agent's info has ``"history"`` (a :class:`HandHistoryView`: ``str()`` it for
+  the text, ``.record`` for an exact replay).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from envs.engine.cards import format_cards, parse
+from envs.engine.errors import IllegalActionError
+from envs.engine.history import HandRecord, hand_history
+from envs.engine.options import check_choice
+from envs.engine.state import State
+from envs.observation import Piece, Tracker, describe, docs_table
+from envs.variants import get_variant
+from envs.variants.base import Variant
+
+PieceBuilder = Callable[[Any], list[Piece]]
+
+
+class HandHistoryView:
+    """A finished hand's history: text on ``str()`` (built lazily), replay record."""
+
+    def __init__(self, state: State, viewer: int | None = None) -> None:
+        self.state = state
+        self.viewer = viewer
+
+    def __str__(self) -> str:
+        return hand_history(self.state, self.viewer)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, HandHistoryView)
+            and self.viewer == other.viewer
+            and self.state.events == other.state.events
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def record(self) -> HandRecord:
+        """Everything needed to replay the hand exactly."""
+        return HandRecord.of(self.state)
+
+    @property
+    def events(self) -> list[Any]:
+        """The raw event log."""
+        return self.state.events
+
+
+class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment for one variant (see ``envs.make``)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
+        "render_modes": ["ansi", "human"],
+        "name": "dealers_choice",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        pieces: PieceBuilder,
+        num_players: int = 2,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        omniscient_render: bool = False,
+        version: int = 0,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        check_choice("illegal_action", illegal_action, ("raise", "lose"))
+        self.game = self.variant.game(num_players, **options)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.omniscient_render = omniscient_render
+        self.metadata = {**self.metadata, "name": f"{self.variant.name}_v{version}"}
+        n = num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.pieces = pieces(self.game)
+        self.tracker = Tracker(self.pieces, n, self.game.unit)
+        self.action_names = self.game.action_names
+        size, num_actions = self.tracker.size, self.game.num_actions
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self._button: int | None = None
+        self._zero_mask = np.zeros(num_actions, np.int8)
+        self.state: State | None = None
+
+    # ----------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observation_table(self) -> str:
+        """Markdown table of this env's observation layout."""
+        return docs_table(self.pieces)
+
+    def describe_observation(self, vector: np.ndarray) -> str:
+        """Text view of an observation vector, piece by piece."""
+        return describe(self.pieces, vector)
+
+    # ------------------------------------------------------------------ reset
+    def _next_button(self) -> int:
+        choice = self.game.options.button
+        n = self.game.num_players
+        if isinstance(choice, int):
+            return choice
+        if choice == "random":
+            return int(self._rng.integers(n))
+        return 0 if self._button is None else (self._button + 1) % n
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self._button = None
+        options = options or {}
+        unknown = set(options) - {"deck", "button"}
+        if unknown:  # PettingZoo's api_test passes arbitrary options; say so, don't crash
+            warnings.warn(f"ignoring unknown reset options {sorted(unknown)}; known: 'deck', 'button'", stacklevel=2)
+        self._button = options["button"] if "button" in options else self._next_button()
+        deck = options.get("deck")
+        if isinstance(deck, str) or (isinstance(deck, Sequence) and deck and isinstance(deck[0], str)):
+            deck = parse(deck if isinstance(deck, str) else " ".join(deck))
+        self.state = self.game.new_state(self._rng, button=self._button, deck=deck)
+        self.tracker.reset(self.state)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._after_transition()
+
+    # ------------------------------------------------------------------- step
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.state is not None
+        seat = self.agent_name_mapping[agent]
+        mask = self._zero_mask.copy()
+        if self.state.current_seat == seat:
+            mask[self.state.legal_actions()] = 1
+        return {"observation": self.tracker.observe(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.state is not None
+        try:
+            self.state.apply(action)  # type: ignore[arg-type]
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._lose_for_illegal(agent)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.tracker.sync()
+        self._after_transition()
+
+    def _after_transition(self) -> None:
+        state = self.state
+        assert state is not None
+        if state.is_over:
+            self._end_episode(dict(zip(self.possible_agents, state.rewards(), strict=True)))
+            return
+        acting = self.possible_agents[state.current_seat]  # type: ignore[index]
+        self.agent_selection = acting
+        self.infos[acting] = {"legal_actions": [self.action_names[a] for a in state.legal_actions()]}
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_episode(self, rewards: dict[str, float]) -> None:
+        assert self.state is not None
+        self.rewards = rewards
+        for seat, agent in enumerate(self.possible_agents):
+            if agent in self.terminations:
+                self.terminations[agent] = True
+                self.infos[agent] = {"legal_actions": [], "history": HandHistoryView(self.state, seat)}
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0]
+        if self.render_mode == "human":
+            self.render()
+
+    def _lose_for_illegal(self, agent: str) -> None:
+        others = [a for a in self.possible_agents if a != agent]
+        rewards = {a: 1.0 / len(others) for a in others}
+        rewards[agent] = -1.0
+        self._cumulative_rewards[agent] = 0.0
+        self._end_episode(rewards)
+        for info in self.infos.values():
+            info["illegal_action"] = agent
+
+    # ----------------------------------------------------------------- render
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def render_text(self, viewer: int | None = None) -> str:
+        """The table as a player sees it (``viewer``; default the seat to act, or all
+        cards with ``omniscient_render``)."""
+        st = self.state
+        if st is None:
+            return "(no hand yet: call reset())"
+        if viewer is None and not self.omniscient_render:
+            viewer = -1 if st.current_seat is None else st.current_seat  # -1: public view
+        return render_table(st, viewer, self.action_names)
+
+    def close(self) -> None:
+        pass
+
+
+def render_table(st: State, viewer: int | None, names: Sequence[str]) -> str:
+    """Text drawing of the table: cards (hidden ones as ??), chips and the action.
+
+    ``viewer``: a seat (its own cards visible), -1 (public view) or None (every card)."""
+    unit = st.game.unit
+    head = f"{st.game.variant.title}: pot {st.pot()} ({st.pot() / unit:g} units)"
+    if st.community:
+        head += f" | community: {format_cards(st.community, symbols=True)}"
+    lines = [head]
+    for seat in range(st.n):
+        shown = st.is_over and any(e.kind == "show" and e.seat == seat for e in st.events)
+        cards = []
+        for card, up in zip(st.cards[seat], st.up[seat], strict=True):
+            visible = up or viewer is None or viewer == seat or shown
+            cards.append(format_cards([card], symbols=True) if visible else "??")
+            if not up and visible:
+                cards[-1] = f"[{cards[-1]}]"
+        marks = [m for m, on in (("button", seat == st.button), ("folded", st.folded[seat])) if on]
+        pointer = ">" if seat == st.current_seat else " "
+        note = f" ({', '.join(marks)})" if marks else ""
+        lines.append(f"{pointer} player_{seat}{note}: {' '.join(cards) or '-'}  in pot {st.committed[seat]}")
+    if st.is_over:
+        lines.append("hand over: " + ", ".join(f"player_{s} {p:+d}" for s, p in enumerate(st.payoffs())))
+    else:
+        lines.append(f"to act: player_{st.current_seat}; legal: {', '.join(names[a] for a in st.legal_actions())}")
+    return "\n".join(lines)

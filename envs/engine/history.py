@@ -1,0 +1,167 @@
+"""Hand histories: readable text from the event log, and exact replay.
+
+``hand_history(state)`` prints the hand the way poker sites do (streets, cards dealt,
+each action, the showdown and who won what); ``viewer=seat`` hides what that seat
+could not see. ``HandRecord`` captures what is needed to replay a hand exactly (the
+deck, the generator state for later shuffles, the button and every decision) and
+round-trips through JSON.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from envs.engine.cards import format_cards
+from envs.engine.events import Event
+from envs.engine.state import Game, State
+
+_SHOWN_KINDS = {"ante", "blind", "action", "reveal", "award", "stay", "draw", "note", "split_reveal"}
+
+
+def _name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def _options_text(game: Game) -> str:
+    o = game.options
+    names = [f.name for f in dataclasses.fields(o) if f.name in game.variant.option_names and f.name != "button"]
+    return ", ".join(f"{name}={getattr(o, name)!r}" for name in names)
+
+
+def hand_history(state: State, viewer: int | None = None) -> str:
+    """The hand as text. ``viewer=None`` shows every card (omniscient); a seat number
+    shows only what that seat saw: its own cards, face-up cards and shown hands."""
+    game = state.game
+    lines = [
+        f"Dealer's Choice: {game.variant.title} ({game.name}), {game.num_players} players",
+        f"Options: {_options_text(game)}",
+        f"Button: {_name(state.button)}",
+    ]
+    dealt: dict[int, list[tuple[int, bool]]] = {}
+    for e in state.events:
+        if e.kind == "deal":
+            dealt.setdefault(e.seat, []).append((e.cards[0], e.up))
+            continue
+        if dealt:
+            lines += _deal_lines(dealt, viewer)
+            dealt = {}
+        line = _event_line(e, viewer)
+        if line:
+            lines.append(line)
+    if dealt:
+        lines += _deal_lines(dealt, viewer)
+    if state.payoff is not None:
+        lines.append("*** SUMMARY ***")
+        lines += [f"{_name(s)}: {p:+d}" for s, p in enumerate(state.payoff)]
+    return "\n".join(lines)
+
+
+def _deal_lines(dealt: dict[int, list[tuple[int, bool]]], viewer: int | None) -> list[str]:
+    out = []
+    for seat, cards in dealt.items():
+        down = [c for c, up in cards if not up]
+        up = [c for c, up in cards if up]
+        hidden = viewer is not None and viewer != seat
+        parts = []
+        if down:
+            parts.append("[" + (" ".join("??" for _ in down) if hidden else format_cards(down)) + "]")
+        if up:
+            parts.append(format_cards(up))
+        out.append(f"Dealt to {_name(seat)}: {' '.join(parts)}")
+    return out
+
+
+def _event_line(e: Event, viewer: int | None) -> str:
+    if e.secret and (viewer is None or viewer != e.seat):
+        return "" if viewer is not None else _secret_line(e)
+    if e.kind == "street":
+        return f"*** {e.text.upper()} ***"
+    if e.kind == "community":
+        return f"{e.text}: {format_cards(e.cards)}"
+    if e.kind == "show":
+        return f"{_name(e.seat)}: shows {format_cards(e.cards)}"
+    if e.kind == "ante":
+        return f"{_name(e.seat)}: antes {e.amount}"
+    if e.kind == "blind":
+        return f"{_name(e.seat)}: posts {e.text} {e.amount}"
+    if e.kind == "action":
+        amount = "" if e.text in ("folds", "checks") else f" {e.amount}"
+        return f"{_name(e.seat)}: {e.text}{amount}"
+    if e.kind == "reveal":
+        return f"{_name(e.seat)}: declares {e.text}"
+    if e.kind == "award":
+        return f"{_name(e.seat)} wins {e.amount} ({e.text})"
+    if e.kind == "declare":
+        return f"{_name(e.seat)}: declares in secret"
+    if e.kind in _SHOWN_KINDS and e.text:
+        return f"{_name(e.seat)}: {e.text}" if e.seat >= 0 else e.text
+    return ""
+
+
+def _secret_line(e: Event) -> str:
+    if e.kind == "burn":
+        return f"(burned {format_cards(e.cards)})"
+    if e.kind == "declare":
+        return f"{_name(e.seat)}: declares in secret"
+    return f"({e.kind}: {e.text or format_cards(e.cards)})"
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """Everything needed to replay a hand exactly."""
+
+    variant: str
+    num_players: int
+    options: dict[str, Any]
+    button: int
+    deck: list[int]
+    rng_state: dict[str, Any]
+    decisions: list[tuple[int, int]]
+    payoffs: list[int] | None = None
+
+    @classmethod
+    def of(cls, state: State) -> HandRecord:
+        """Record a (finished or unfinished) hand."""
+        return cls(
+            variant=state.game.name,
+            num_players=state.n,
+            options={k: getattr(state.game.options, k) for k in sorted(state.game.variant.option_names)},
+            button=state.button,
+            deck=list(state.initial_deck),
+            rng_state=state.initial_rng_state,
+            decisions=list(state.decisions),
+            payoffs=None if state.payoff is None else list(state.payoff),
+        )
+
+    def to_json(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> HandRecord:
+        """Parse a record written by ``to_json``."""
+        data = json.loads(text)
+        data["decisions"] = [tuple(d) for d in data["decisions"]]
+        return cls(**data)
+
+    def replay(self, game: Game | None = None) -> State:
+        """Play the hand again; the result must equal the recorded one."""
+        if game is None:
+            from envs.variants import make_game
+
+            game = make_game(self.variant, self.num_players, **self.options)
+        rng = np.random.default_rng()
+        rng.bit_generator.state = self.rng_state
+        state = game.new_state(rng, button=self.button, deck=self.deck)
+        for seat, action in self.decisions:
+            if state.current_seat != seat:
+                raise ValueError(f"replay diverged: expected player_{seat} to act, found {state.current_seat}")
+            state.apply(action)
+        if self.payoffs is not None and state.payoff != self.payoffs:
+            raise ValueError(f"replay gave payoffs {state.payoff}, the record says {self.payoffs}")
+        return state

@@ -1,0 +1,302 @@
+"""Games and states: one API for every variant.
+
+A :class:`Game` is a variant with validated options and a player count; its
+``program`` is a tuple of steps (deal, betting round, declare, showdown...). A
+:class:`State` runs the program: chance steps (shuffling, dealing) happen inside on
+a seeded ``numpy.random.Generator``, and the state stops at each decision with
+``current_seat`` set. ``apply(action)`` checks the action against ``legal_actions()``
+(an illegal action raises :class:`IllegalActionError` and changes nothing), lets the
+step update the state, and runs on to the next decision.
+
+Everything that happens is appended to ``events`` (see :mod:`envs.engine.events`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from envs.engine.cards import NUM_CARDS, format_card
+from envs.engine.errors import IllegalActionError
+from envs.engine.events import Event
+
+if TYPE_CHECKING:
+    from envs.variants.base import Variant
+
+UNLIMITED = 1 << 60  # stack=None: more chips than any hand can use
+
+
+class Step:
+    """One stage of a hand. Subclasses override what they need.
+
+    ``start`` runs once when the step begins (chance events, forced bets); then the
+    runner asks ``actor`` for the seat to act until it returns None; ``finish`` may
+    return the index of the next step (default: the following one).
+    """
+
+    contested_only = True  # skipped once a single player is left in the hand
+
+    def start(self, st: State) -> None:
+        """Begin the step."""
+
+    def actor(self, st: State) -> int | None:
+        """Seat that must act now, or None when the step is complete."""
+        return None
+
+    def legal(self, st: State) -> list[int]:
+        """Legal actions of the acting seat."""
+        return []
+
+    def apply(self, st: State, action: int) -> None:
+        """Apply a legal action of the acting seat."""
+        raise AssertionError(f"{type(self).__name__} takes no actions")
+
+    def finish(self, st: State) -> int | None:
+        """Clean up; return the next step's index or None for the next one."""
+        return None
+
+
+@dataclass
+class Game:
+    """A variant, its validated options and the number of players."""
+
+    variant: Variant
+    num_players: int
+    options: Any
+    program: tuple[Step, ...]
+    unit: int  # chips per reward unit (big bet, big blind or ante)
+    action_names: tuple[str, ...]
+
+    @property
+    def num_actions(self) -> int:
+        """Size of this game's discrete action space."""
+        return len(self.action_names)
+
+    @property
+    def name(self) -> str:
+        """The variant's name."""
+        return self.variant.name
+
+    def new_state(
+        self,
+        seed: int | np.random.Generator | None = None,
+        *,
+        button: int = 0,
+        deck: Sequence[int] | None = None,
+    ) -> State:
+        """A fresh hand. ``deck`` stacks the deck (top card first); cards it leaves out
+        follow in a shuffled order."""
+        if not 0 <= button < self.num_players:
+            raise ValueError(f"button must be a seat 0..{self.num_players - 1}, got {button}")
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        stub = _build_stub(rng, deck)
+        st = State(self, rng, button, stub)
+        st.initial_deck = stub[::-1]
+        st.initial_rng_state = dict(rng.bit_generator.state)
+        st.run()
+        return st
+
+
+def _build_stub(rng: np.random.Generator, deck: Sequence[int] | None) -> list[int]:
+    """The stub as a list whose *last* element is the top card (pop() deals)."""
+    if deck is None:
+        order = rng.permutation(NUM_CARDS).tolist()
+    else:
+        top = [int(c) for c in deck]
+        bad = [c for c in top if not 0 <= c < NUM_CARDS]
+        if bad:
+            raise ValueError(f"stacked deck holds {bad[0]!r}, not a card 0..51")
+        if len(set(top)) != len(top):
+            dup = next(c for c in top if top.count(c) > 1)
+            raise ValueError(f"stacked deck holds {format_card(dup)} twice")
+        rest = sorted(set(range(NUM_CARDS)) - set(top))
+        order = top + [rest[i] for i in rng.permutation(len(rest))]
+    order.reverse()
+    return order
+
+
+class State:
+    """The mutable state of one hand (or, for the Cowboy games, one whole game)."""
+
+    def __init__(self, game: Game, rng: np.random.Generator, button: int, stub: list[int]) -> None:
+        n = game.num_players
+        self.game = game
+        self.n = n
+        self.rng = rng
+        self.button = button
+        self.stub = stub
+        self.burned: list[int] = []
+        self.cards: list[list[int]] = [[] for _ in range(n)]
+        self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.community: list[int] = []
+        self.folded = [False] * n
+        self.n_live = n
+        stack = getattr(game.options, "stack", None)
+        self.start_stack = [UNLIMITED if stack is None else stack] * n
+        self.stack = list(self.start_stack)
+        self.committed = [0] * n
+        self.won = [0] * n
+        # betting round
+        self.street = -1
+        self.contrib = [0] * n
+        self.current_bet = 0
+        self.bets = 0
+        self.epoch = 0
+        self.seat_epoch = [-1] * n
+        self.min_raise = 0
+        self.bet_unit = 0
+        self.bring_in_seat = -1
+        self.actor: int | None = None
+        # secret choices and variant-specific data
+        self.declared: list[int | None] = [None] * n
+        self.extra: dict[str, Any] = {}
+        self.events: list[Event] = [Event("start", seat=button, amount=n)]
+        self.pc = 0
+        self.started = False
+        self.current_seat: int | None = None
+        self.payoff: list[int] | None = None
+        self._legal: list[int] | None = None
+        self.decisions: list[tuple[int, int]] = []  # (seat, action) in order, for replay
+        self.initial_deck: list[int] = []  # top card first
+        self.initial_rng_state: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        """True once the hand (or game) has been settled."""
+        return self.payoff is not None
+
+    def live(self) -> list[int]:
+        """Seats still in the hand."""
+        return [s for s in range(self.n) if not self.folded[s]]
+
+    def live_count(self) -> int:
+        """Number of seats still in the hand."""
+        return self.n_live
+
+    def fold(self, seat: int) -> None:
+        """The seat gives up the hand (keep ``n_live`` in step with ``folded``)."""
+        if not self.folded[seat]:
+            self.folded[seat] = True
+            self.n_live -= 1
+
+    def unfold_all(self) -> None:
+        """Everyone is dealt in again (a new deal of a multi-deal game)."""
+        self.folded = [False] * self.n
+        self.n_live = self.n
+
+    def pot(self) -> int:
+        """Chips in the middle."""
+        return sum(self.committed) + self.extra.get("carry", 0)
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions of ``current_seat`` (empty when the hand is over)."""
+        if self._legal is None:
+            self._legal = [] if self.current_seat is None else self.game.program[self.pc].legal(self)
+        return self._legal
+
+    def payoffs(self) -> list[int]:
+        """Net chips won by each seat; raises until the hand is over."""
+        if self.payoff is None:
+            raise ValueError("the hand is not over: payoffs exist only at the end")
+        return list(self.payoff)
+
+    def rewards(self) -> list[float]:
+        """Payoffs in the variant's unit (big bets, big blinds or antes)."""
+        return [p / self.game.unit for p in self.payoffs()]
+
+    def describe(self) -> str:
+        """One line for error messages."""
+        step = type(self.game.program[self.pc]).__name__ if self.pc < len(self.game.program) else "end"
+        seat = "none" if self.current_seat is None else f"player_{self.current_seat}"
+        return f"{self.game.name}, step {step}, street {self.street}, to act {seat}, pot {self.pot()}"
+
+    def action_name(self, action: int) -> str:
+        """The stable name of an action index."""
+        names = self.game.action_names
+        return names[action] if 0 <= action < len(names) else str(action)
+
+    # ----------------------------------------------------------------- actions
+    def apply(self, action: int) -> None:
+        """Apply the current seat's action; raise IllegalActionError if not legal."""
+        legal = self.legal_actions()
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
+            raise IllegalActionError(action, self.describe(), [self.action_name(a) for a in legal])
+        self._legal = None
+        action = int(action)
+        self.decisions.append((self.current_seat, action))  # type: ignore[arg-type]
+        self.game.program[self.pc].apply(self, action)
+        self.run()
+
+    def run(self) -> None:
+        """Run chance steps and finished steps until a decision or the end."""
+        program = self.game.program
+        self._legal = None
+        while self.payoff is None:
+            step = program[self.pc]
+            if step.contested_only and self.live_count() <= 1:
+                self.pc += 1
+                self.started = False
+                continue
+            if not self.started:
+                self.started = True
+                step.start(self)
+                if self.payoff is not None:
+                    break
+            seat = step.actor(self)
+            if seat is not None:
+                self.current_seat = seat
+                return
+            jump = step.finish(self)
+            self.pc = self.pc + 1 if jump is None else jump
+            self.started = False
+        self.current_seat = None
+
+    # ------------------------------------------------------------ chip helpers
+    def put_in(self, seat: int, amount: int) -> int:
+        """Move up to ``amount`` chips from the seat's stack to the pot; returns chips moved."""
+        amount = min(amount, self.stack[seat])
+        self.stack[seat] -= amount
+        self.committed[seat] += amount
+        return amount
+
+    def all_in(self, seat: int) -> bool:
+        """The seat has no chips behind."""
+        return self.stack[seat] == 0
+
+    def deal_card(self) -> int:
+        """The top card of the stub."""
+        if not self.stub:
+            raise RuntimeError(f"the deck ran out in {self.describe()}")
+        return self.stub.pop()
+
+    def log(self, event: Event) -> None:
+        """Append an event."""
+        self.events.append(event)
+
+    def finish_hand(self) -> None:
+        """Record payoffs from chips won and committed, and close the log."""
+        self.payoff = [self.won[s] - self.committed[s] for s in range(self.n)]
+        self.current_seat = None
+        self._legal = None
+        self.log(Event("end", cards=(), text=" ".join(str(p) for p in self.payoff)))
+
+    def clone(self) -> State:
+        """An independent copy (the RNG too) for search and Monte Carlo."""
+        other = copy.copy(self)
+        for name in ("stub", "burned", "community", "folded", "stack", "start_stack", "committed", "won"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("contrib", "seat_epoch", "declared", "events", "decisions"):
+            setattr(other, name, list(getattr(self, name)))
+        other.cards = [list(c) for c in self.cards]
+        other.up = [list(u) for u in self.up]
+        other.extra = copy.deepcopy(self.extra)
+        other.rng = copy.deepcopy(self.rng)
+        if self.payoff is not None:
+            other.payoff = list(self.payoff)
+        other._legal = None
+        return other

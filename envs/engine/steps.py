@@ -1,0 +1,125 @@
+"""Steps shared by several variants: antes, secret declarations and the showdown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from envs.engine.actions import DECLARATION_NAMES, DECLARE_LOW
+from envs.engine.cards import format_cards
+from envs.engine.events import Event
+from envs.engine.pots import Share, divide, share_winners, side_pots
+from envs.engine.state import State, Step
+
+
+def seats_from_left_of_button(st: State) -> list[int]:
+    """All seats, clockwise, starting with the seat left of the button."""
+    return [(st.button + 1 + i) % st.n for i in range(st.n)]
+
+
+@dataclass(frozen=True)
+class Ante(Step):
+    """Every player antes (all-in if the stack is short)."""
+
+    amount: Callable[[State], int]
+
+    def start(self, st: State) -> None:
+        ante = self.amount(st)
+        if ante <= 0:
+            return
+        for seat in seats_from_left_of_button(st):
+            paid = st.put_in(seat, ante)
+            st.log(Event("ante", seat=seat, amount=paid))
+
+
+@dataclass(frozen=True)
+class Declare(Step):
+    """Every live player declares low, high or both in secret; all are revealed together.
+
+    Players choose in turn from the seat left of the button, but a choice is stored
+    privately (a secret event) until everyone has chosen.
+    """
+
+    def start(self, st: State) -> None:
+        st.declared = [None] * st.n
+        st.extra["declare_order"] = [s for s in seats_from_left_of_button(st) if not st.folded[s]]
+
+    def actor(self, st: State) -> int | None:
+        return next((s for s in st.extra["declare_order"] if st.declared[s] is None), None)
+
+    def legal(self, st: State) -> list[int]:
+        return [DECLARE_LOW, DECLARE_LOW + 1, DECLARE_LOW + 2]
+
+    def apply(self, st: State, action: int) -> None:
+        seat = self.actor(st)
+        assert seat is not None
+        st.declared[seat] = action - DECLARE_LOW
+        st.log(Event("declare", seat=seat, action=action, secret=True))
+
+    def finish(self, st: State) -> int | None:
+        for seat in st.extra.pop("declare_order"):
+            choice = st.declared[seat]
+            assert choice is not None
+            st.log(Event("reveal", seat=seat, action=DECLARE_LOW + choice, text=DECLARATION_NAMES[choice]))
+        st.extra["declarations_revealed"] = True
+        return None
+
+
+@dataclass(frozen=True)
+class Showdown(Step):
+    """Award every pot: to the last player left, or by the variant's shares.
+
+    ``shares`` gives the ways to win part of each pot; ``declare`` makes the players'
+    declarations decide who competes for which share (``swing_rule`` as RULES.md 3).
+    ``describe`` names a seat's hand for a share in the history.
+    """
+
+    shares: Callable[[State], tuple[Share, ...]]
+    describe: Callable[[State, int, int], str]
+    declare: bool = False
+    swing_rule: Callable[[State], str] = lambda st: "win_or_tie"
+    contested_only = False
+
+    def start(self, st: State) -> None:
+        live = st.live()
+        if len(live) == 1:
+            st.won[live[0]] += st.pot()
+            st.log(Event("award", seat=live[0], amount=st.pot(), text="the pot (uncontested)"))
+            st.finish_hand()
+            return
+        for seat in [s for s in seats_from_left_of_button(st) if not st.folded[s]]:
+            st.log(Event("show", seat=seat, cards=tuple(st.cards[seat]), text=format_cards(st.cards[seat])))
+        shares = self.shares(st)
+        values = [[share.value(st, s) if not st.folded[s] else 0 for s in range(st.n)] for share in shares]
+        orders = [lambda s, share=share: share.tie_order(st, s) for share in shares]
+        pots = side_pots(st.committed, [not f for f in st.folded])
+        for index, (amount, eligible) in enumerate(pots):
+            self._award(st, index, len(pots), amount, eligible, shares, values, orders)
+        st.finish_hand()
+
+    def _award(self, st, index, count, amount, eligible, shares, values, orders) -> None:  # type: ignore[no-untyped-def]
+        declared = st.declared if self.declare else None
+        winners = share_winners(eligible, values, [s.direction for s in shares], declared, self.swing_rule(st))
+        awards = divide(amount, winners, orders)
+        if not awards:  # every declarer failed: the pot is chopped among its players
+            awards = [(-1, seat, chips) for seat, chips in _chop(amount, eligible, orders[0])]
+        pot_name = "the pot" if count == 1 else ("the main pot" if index == 0 else f"side pot {index}")
+        split = len({a[0] for a in awards}) > 1
+        for share_index, seat, chips in awards:
+            if chips == 0:
+                continue
+            st.won[seat] += chips
+            if share_index < 0:
+                what = f"{pot_name} (chopped: no declaration won)"
+            else:
+                share = shares[share_index]
+                label = f"{share.name} half of " if split else ""
+                hand = self.describe(st, seat, share_index)
+                what = f"{label}{pot_name} with {hand}" if hand else f"{label}{pot_name}"
+            st.log(Event("award", seat=seat, amount=chips, text=what))
+
+
+def _chop(amount: int, seats: list[int], order: Callable[[int], object]) -> list[tuple[int, int]]:
+    ordered = sorted(seats, key=order)  # type: ignore[arg-type]
+    each, odd = divmod(amount, len(ordered))
+    return [(seat, each + (1 if i < odd else 0)) for i, seat in enumerate(ordered)]
