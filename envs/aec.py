@@ -209,9 +209,11 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
     def _end_episode(self, rewards: dict[str, float]) -> None:
         assert self.state is not None
         self.rewards = rewards
+        truncated = self.state.truncated
         for seat, agent in enumerate(self.possible_agents):
             if agent in self.terminations:
-                self.terminations[agent] = True
+                self.terminations[agent] = not truncated
+                self.truncations[agent] = truncated
                 self.infos[agent] = {"legal_actions": [], "history": HandHistoryView(self.state, seat)}
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]

@@ -133,6 +133,7 @@ class State:
         self.cards: list[list[int]] = [[] for _ in range(n)]
         self.up: list[list[bool]] = [[] for _ in range(n)]
         self.community: list[int] = []
+        self.piles: dict[str, list[int]] = {}  # other card piles (discards, a dummy hand)
         self.folded = [False] * n
         self.n_live = n
         stack = getattr(game.options, "stack", None)
@@ -159,6 +160,7 @@ class State:
         self.started = False
         self.current_seat: int | None = None
         self.payoff: list[int] | None = None
+        self.truncated = False  # ended by a limit (Cowboy's max_deals), not by the rules
         self._legal: list[int] | None = None
         self.decisions: list[tuple[int, int]] = []  # (seat, action) in order, for replay
         self.initial_deck: list[int] = []  # top card first
@@ -192,6 +194,15 @@ class State:
     def pot(self) -> int:
         """Chips in the middle."""
         return sum(self.committed) + self.extra.get("carry", 0)
+
+    def card_locations(self) -> dict[str, list[int]]:
+        """Every card by where it is: each seat's hand, community, stub, burned, piles.
+
+        Together they hold each of the 52 cards exactly once (a test checks it)."""
+        places = {f"player_{s}": list(c) for s, c in enumerate(self.cards)}
+        places.update(community=list(self.community), stub=list(self.stub), burned=list(self.burned))
+        places.update({name: list(p) for name, p in self.piles.items()})
+        return places
 
     def legal_actions(self) -> list[int]:
         """Legal actions of ``current_seat`` (empty when the hand is over)."""
@@ -295,6 +306,7 @@ class State:
         other.cards = [list(c) for c in self.cards]
         other.up = [list(u) for u in self.up]
         other.extra = copy.deepcopy(self.extra)
+        other.piles = {k: list(v) for k, v in self.piles.items()}
         other.rng = copy.deepcopy(self.rng)
         if self.payoff is not None:
             other.payoff = list(self.payoff)

@@ -1,0 +1,38 @@
+"""Which variants the generic suites run, and at which player counts.
+
+Each variant issue adds its line here; the API, seed, invariant and no-leak suites
+then cover it.
+"""
+
+from __future__ import annotations
+
+# name -> player counts for pettingzoo's api_test and seed_test
+API_PLAYERS: dict[str, tuple[int, ...]] = {
+    "stud": (2, 6),
+    "razz": (2, 6),
+    "stud_hilo": (2, 6),
+    "stud_hilo_declare": (2, 6),
+}
+
+# name -> (fewest, most) players for the property tests
+PLAYER_RANGE: dict[str, tuple[int, int]] = {
+    "stud": (2, 8),
+    "razz": (2, 8),
+    "stud_hilo": (2, 8),
+    "stud_hilo_declare": (2, 8),
+}
+
+# name -> option sets the property tests draw from (stacks, antes, house rules)
+OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
+    "stud": (
+        {},
+        {"stack": 7},
+        {"stack": 30, "ante": 1},
+        {"bring_in": None},
+        {"burn_cards": True},
+        {"stack": 25, "cap_heads_up": True, "open_pair_big_bet": True},
+    ),
+    "razz": ({}, {"stack": 9, "ante": 1}, {"bring_in": None, "burn_cards": True}),
+    "stud_hilo": ({}, {"stack": 11}, {"ante": 1, "low_qualifier": None}, {"burn_cards": True}),
+    "stud_hilo_declare": ({}, {"stack": 13}, {"swing_rule": "outright", "ante": 2}),
+}
