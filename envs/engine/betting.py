@@ -71,6 +71,7 @@ class Betting(Step):
 
     def start(self, st: State) -> None:
         st.street = self.street
+        st.street_label = self.label
         n = st.n
         st.contrib = [0] * n
         st.current_bet = 0

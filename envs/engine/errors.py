@@ -7,7 +7,8 @@ class IllegalActionError(ValueError):
     """An action outside the legal set: the message names the action, the state and
     the legal actions. The state is left exactly as it was."""
 
-    def __init__(self, action: object, state: str, legal: list[str]) -> None:
+    def __init__(self, action: object, state: str, legal: list[str], name: str | None = None) -> None:
         self.action = action
         self.legal = legal
-        super().__init__(f"illegal action {action!r} in state [{state}]; legal actions: {', '.join(legal) or 'none'}")
+        shown = f"{action!r} ({name})" if name else repr(action)
+        super().__init__(f"illegal action {shown} in state [{state}]; legal actions: {', '.join(legal) or 'none'}")

@@ -59,6 +59,26 @@ def build_options(cls: type[T], variant: str, kwargs: dict[str, Any]) -> T:
     return cls(**kwargs)
 
 
+def check_stack(value: Any) -> None:
+    """``stack``: None (unlimited), chips for everyone, or a sequence of chips per seat."""
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise ValueError("option stack=() is not allowed: give one stack per seat, an int or None")
+        for i, chips in enumerate(value):
+            check_int(f"stack[{i}]", chips, 1)
+        return
+    check_int("stack", value, 1, allow_none=True)
+
+
+def stacks_for(value: Any, num_players: int) -> list[int | None]:
+    """Per-seat stacks from a ``stack`` option; a sequence must have one entry per seat."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != num_players:
+            raise ValueError(f"option stack={value!r} is not allowed: expected {num_players} stacks, one per seat")
+        return list(value)
+    return [value] * num_players
+
+
 def check_button(value: Any, num_players: int | None = None) -> None:
     """``button``: 'rotate', 'random' or a seat index."""
     if value in ("rotate", "random"):

@@ -23,6 +23,7 @@ import numpy as np
 from envs.engine.cards import NUM_CARDS, format_card
 from envs.engine.errors import IllegalActionError
 from envs.engine.events import Event
+from envs.engine.options import stacks_for
 
 if TYPE_CHECKING:
     from envs.variants.base import Variant
@@ -136,13 +137,14 @@ class State:
         self.piles: dict[str, list[int]] = {}  # other card piles (discards, a dummy hand)
         self.folded = [False] * n
         self.n_live = n
-        stack = getattr(game.options, "stack", None)
-        self.start_stack = [UNLIMITED if stack is None else stack] * n
+        stacks = stacks_for(getattr(game.options, "stack", None), n)
+        self.start_stack = [UNLIMITED if s is None else s for s in stacks]
         self.stack = list(self.start_stack)
         self.committed = [0] * n
         self.won = [0] * n
         # betting round
         self.street = -1
+        self.street_label = ""
         self.contrib = [0] * n
         self.current_bet = 0
         self.bets = 0
@@ -224,7 +226,8 @@ class State:
         """One line for error messages."""
         step = type(self.game.program[self.pc]).__name__ if self.pc < len(self.game.program) else "end"
         seat = "none" if self.current_seat is None else f"player_{self.current_seat}"
-        return f"{self.game.name}, step {step}, street {self.street}, to act {seat}, pot {self.pot()}"
+        where = self.street_label or f"street {self.street}"
+        return f"{self.game.name}, {where} ({step}), to act {seat}, pot {self.pot()}"
 
     def action_name(self, action: int) -> str:
         """The stable name of an action index."""
@@ -236,7 +239,9 @@ class State:
         """Apply the current seat's action; raise IllegalActionError if not legal."""
         legal = self.legal_actions()
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
-            raise IllegalActionError(action, self.describe(), [self.action_name(a) for a in legal])
+            known = not isinstance(action, bool) and isinstance(action, (int, np.integer))
+            name = self.action_name(int(action)) if known and 0 <= action < self.game.num_actions else None
+            raise IllegalActionError(action, self.describe(), [self.action_name(a) for a in legal], name)
         self._legal = None
         action = int(action)
         self.decisions.append((self.current_seat, action))  # type: ignore[arg-type]

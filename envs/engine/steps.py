@@ -101,6 +101,8 @@ class Showdown(Step):
         declared = st.declared if self.declare else None
         winners = share_winners(eligible, values, [s.direction for s in shares], declared, self.swing_rule(st))
         awards = divide(amount, winners, orders)
+        if len({chips for _, _, chips in awards}) > 1 or (awards and amount % len(awards)):
+            st.extra["odd_chips"] = True  # an uneven division happened (history, tests)
         if not awards:  # every declarer failed: the pot is chopped among its players
             awards = [(-1, seat, chips) for seat, chips in _chop(amount, eligible, orders[0])]
         pot_name = "the pot" if count == 1 else ("the main pot" if index == 0 else f"side pot {index}")

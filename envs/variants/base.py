@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.engine.options import build_options, check_int
+from envs.engine.options import build_options, check_button, check_int, stacks_for
 from envs.engine.state import Game, Step
 
 
@@ -61,6 +61,8 @@ class Variant:
         low, high = self.seats
         check_int("num_players", num_players, low, high)
         options = self.options(**kwargs)
+        stacks_for(getattr(options, "stack", None), num_players)  # one stack per seat, if a sequence
+        check_button(getattr(options, "button", "rotate"), num_players)
         if self.check_players is not None:
             self.check_players(options, num_players)
         program = self.build(self, num_players, options)

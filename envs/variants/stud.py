@@ -38,7 +38,7 @@ from envs.engine.actions import DECLARE_ACTIONS, HIGH, LOW, action_names
 from envs.engine.betting import LIMIT, BetRules, Betting
 from envs.engine.events import Event
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
-from envs.engine.options import check_bool, check_button, check_choice, check_int
+from envs.engine.options import check_bool, check_button, check_choice, check_int, check_stack
 from envs.engine.pots import Share
 from envs.engine.state import State, Step
 from envs.engine.steps import Ante, Declare, Showdown, seats_from_left_of_button
@@ -62,7 +62,7 @@ class StudOptions:
     cap_heads_up: bool = False
     open_pair_big_bet: bool = False
     burn_cards: bool = False
-    stack: int | None = None
+    stack: int | tuple[int, ...] | None = None
     low_qualifier: int | None = 8
     swing_rule: str = "win_or_tie"
     button: int | str = "rotate"
@@ -75,7 +75,7 @@ class StudOptions:
         check_int("raise_cap", self.raise_cap, 1, allow_none=True)
         for name in ("cap_heads_up", "open_pair_big_bet", "burn_cards"):
             check_bool(name, getattr(self, name))
-        check_int("stack", self.stack, 1, allow_none=True)
+        check_stack(self.stack)
         check_int("low_qualifier", self.low_qualifier, 5, 13, allow_none=True)
         check_choice("swing_rule", self.swing_rule, SWING_RULES)
         check_button(self.button)
