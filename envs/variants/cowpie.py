@@ -96,10 +96,21 @@ def split_cards(cards: list[int], action: int) -> tuple[list[int], list[int]]:
     return [cards[i], cards[j]], [c for k, c in enumerate(cards) if k not in (i, j)]
 
 
+def split_labels(cards: list[int], actions: list[int]) -> list[str]:
+    """``split_As_9d`` for each split action: the two-card hand, higher card first."""
+    names = [format_card(c) for c in cards]  # once per call: this runs at every split decision
+    out = []
+    for action in actions:
+        i, j = SPLIT_PAIRS[action - SPLIT_BASE]
+        if cards[i] < cards[j]:
+            i, j = j, i
+        out.append(f"split_{names[i]}_{names[j]}")
+    return out
+
+
 def split_label(cards: list[int], action: int) -> str:
-    """``split_As_9d``: the two-card hand, higher card first."""
-    two, _ = split_cards(cards, action)
-    return "split_" + "_".join(format_card(c) for c in sorted(two, reverse=True))
+    """``split_As_9d``: the two-card hand of one split action, higher card first."""
+    return split_labels(cards, [action])[0]
 
 
 def describe_two(cards: list[int]) -> str:
@@ -157,14 +168,14 @@ class Split(Step):
     def labels(self, st: State, actions: list[int]) -> list[str]:
         seat = self.actor(st)
         assert seat is not None
-        return [split_label(st.cards[seat], a) for a in actions]
+        return split_labels(st.cards[seat], actions)
 
     def apply(self, st: State, action: int) -> None:
         seat = self.actor(st)
         assert seat is not None
         _chosen(st)[seat] = action
         two, five = split_cards(st.cards[seat], action)
-        text = f"player_{seat} splits {_split_text(st, seat, action)}"
+        text = f"splits in secret: {_split_text(st, seat, action)}"
         st.log(Event("split", seat=seat, cards=(*two, *five), action=action, text=text, secret=True))
 
 

@@ -250,8 +250,9 @@ def test_bet_after_split_fold_keeps_splits_secret() -> None:
     state.apply(FOLD)
     assert state.payoffs() == [6, -6]
     assert not [e for e in state.events if e.kind == "split_reveal"]
-    assert "Qs Js" not in hand_history(state, viewer=0)
-    assert "Ah Ad" not in hand_history(state, viewer=1)
+    mine, theirs = hand_history(state, viewer=0), hand_history(state, viewer=1)
+    assert "player_0: splits in secret: Kc Ks Kh 9c 9d / Ah Ad" in mine and "Qs Js" not in mine
+    assert "player_1: splits in secret: Jc Qh 5c 5d 2h / Qs Js" in theirs and "Ah Ad" not in theirs
 
 
 def test_side_pots_split_five_and_two() -> None:
