@@ -13,7 +13,9 @@ The engine holds the rules; this class turns its states into PettingZoo's
   others sharing +1 (PettingZoo's convention). Nothing is ever remapped;
 * ``reset(seed=...)`` is deterministic and reuses the env; ``reset(options={"deck": [...]})``
   stacks the deck (top card first, card ints or strings such as ``"As Kd"``);
-* ``infos[agent]["legal_actions"]`` names the legal actions of the agent to act; at the
+* ``infos[agent]["legal_actions"]`` names the legal actions of the agent to act, in
+  ``action_mask`` index order (readable names where a step gives them, such as Cowpie's
+  ``split_Ah_9d`` for the stable index of ``split_0_3``); at the
   end every agent's info has ``"history"`` (a :class:`HandHistoryView`: ``str()`` it for
   the text, ``.record`` for an exact replay).
 """
@@ -201,7 +203,7 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
             return
         acting = self.possible_agents[state.current_seat]  # type: ignore[index]
         self.agent_selection = acting
-        self.infos[acting] = {"legal_actions": [self.action_names[a] for a in state.legal_actions()]}
+        self.infos[acting] = {"legal_actions": state.legal_labels()}
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -277,5 +279,5 @@ def render_table(st: State, viewer: int | None, names: Sequence[str]) -> str:
     if st.is_over:
         lines.append("hand over: " + ", ".join(f"player_{s} {p:+d}" for s, p in enumerate(st.payoffs())))
     else:
-        lines.append(f"to act: player_{st.current_seat}; legal: {', '.join(names[a] for a in st.legal_actions())}")
+        lines.append(f"to act: player_{st.current_seat}; legal: {', '.join(st.legal_labels())}")
     return "\n".join(lines)

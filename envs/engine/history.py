@@ -98,6 +98,8 @@ def _event_line(e: Event, viewer: int | None) -> str:
         return f"{_name(e.seat)} wins {e.amount} ({e.text})"
     if e.kind == "declare":
         return f"{_name(e.seat)}: declares in secret"
+    if e.kind == "split":  # the splitter's own view: its secret Cowpie split
+        return f"{_name(e.seat)}: {e.text}"
     if e.kind in _SHOWN_KINDS and e.text:
         return f"{_name(e.seat)}: {e.text}" if e.seat >= 0 else e.text
     return ""
@@ -108,6 +110,8 @@ def _secret_line(e: Event) -> str:
         return f"(burned {format_cards(e.cards)})"
     if e.kind == "declare":
         return f"{_name(e.seat)}: declares in secret"
+    if e.kind == "split":
+        return f"{_name(e.seat)}: {e.text}"
     return f"({e.kind}: {e.text or format_cards(e.cards)})"
 
 

@@ -56,6 +56,12 @@ class Step:
         """Apply a legal action of the acting seat."""
         raise AssertionError(f"{type(self).__name__} takes no actions")
 
+    def labels(self, st: State, actions: list[int]) -> list[str]:
+        """Display names of ``actions`` for people and logs. Indices keep their stable
+        meaning; a step may name them from the situation (Cowpie: ``split_Ah_9d``)."""
+        names = st.game.action_names
+        return [names[a] for a in actions]
+
     def finish(self, st: State) -> int | None:
         """Clean up; return the next step's index or None for the next one."""
         return None
@@ -211,6 +217,12 @@ class State:
         if self._legal is None:
             self._legal = [] if self.current_seat is None else self.game.program[self.pc].legal(self)
         return self._legal
+
+    def legal_labels(self) -> list[str]:
+        """Display names of ``legal_actions()``, in the same order (see ``Step.labels``)."""
+        if self.current_seat is None:
+            return []
+        return self.game.program[self.pc].labels(self, self.legal_actions())
 
     def payoffs(self) -> list[int]:
         """Net chips won by each seat; raises until the hand is over."""

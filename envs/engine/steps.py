@@ -71,13 +71,15 @@ class Showdown(Step):
 
     ``shares`` gives the ways to win part of each pot; ``declare`` makes the players'
     declarations decide who competes for which share (``swing_rule`` as RULES.md 3).
-    ``describe`` names a seat's hand for a share in the history.
+    ``describe`` names a seat's hand for a share in the history; ``no_winner`` says
+    why a pot that nobody can win is chopped among its players.
     """
 
     shares: Callable[[State], tuple[Share, ...]]
     describe: Callable[[State, int, int], str]
     declare: bool = False
     swing_rule: Callable[[State], str] = lambda st: "win_or_tie"
+    no_winner: str = "no declaration won"
     contested_only = False
 
     def start(self, st: State) -> None:
@@ -103,7 +105,7 @@ class Showdown(Step):
         awards = divide(amount, winners, orders)
         if len({chips for _, _, chips in awards}) > 1 or (awards and amount % len(awards)):
             st.extra["odd_chips"] = True  # an uneven division happened (history, tests)
-        if not awards:  # every declarer failed: the pot is chopped among its players
+        if not awards:  # nobody can win (declarers failed, Cowpie splits forfeited): chop
             awards = [(-1, seat, chips) for seat, chips in _chop(amount, eligible, orders[0])]
         pot_name = "the pot" if count == 1 else ("the main pot" if index == 0 else f"side pot {index}")
         split = len({a[0] for a in awards}) > 1
@@ -112,7 +114,7 @@ class Showdown(Step):
                 continue
             st.won[seat] += chips
             if share_index < 0:
-                what = f"{pot_name} (chopped: no declaration won)"
+                what = f"{pot_name} (chopped: {self.no_winner})"
             else:
                 share = shares[share_index]
                 label = f"{share.name} half of " if split else ""

@@ -12,6 +12,7 @@ API_PLAYERS: dict[str, tuple[int, ...]] = {
     "razz": (2, 6),
     "stud_hilo": (2, 6),
     "stud_hilo_declare": (2, 6),
+    "cowpie": (2, 4, 7),
 }
 
 # name -> (fewest, most) players for the property tests
@@ -20,6 +21,7 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "razz": (2, 8),
     "stud_hilo": (2, 8),
     "stud_hilo_declare": (2, 8),
+    "cowpie": (2, 7),
 }
 
 # name -> option sets the property tests draw from (stacks, antes, house rules)
@@ -35,4 +37,11 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
     "razz": ({}, {"stack": 9, "ante": 1}, {"bring_in": None, "burn_cards": True}),
     "stud_hilo": ({}, {"stack": 11}, {"ante": 1, "low_qualifier": None}, {"burn_cards": True}),
     "stud_hilo_declare": ({}, {"stack": 13}, {"swing_rule": "outright", "ante": 2}),
+    "cowpie": (
+        {},
+        {"illegal_split": "forfeit"},
+        {"bet_after_split": True, "stack": 21, "ante": 1},
+        {"stack": 9, "illegal_split": "forfeit", "bet_after_split": True},
+        {"bring_in": None, "burn_cards": True, "open_pair_big_bet": True},
+    ),
 }
