@@ -29,6 +29,7 @@ from envs.observation import (
     Street,
     UpCards,
 )
+from envs.pieces_chowaha import chowaha_pieces
 from envs.variants.stud import STREET_NAMES
 
 
@@ -73,6 +74,7 @@ ENV_SPECS: dict[str, EnvSpec] = {
         EnvSpec("razz", 0, stud_pieces),
         EnvSpec("stud_hilo", 0, stud_pieces),
         EnvSpec("stud_hilo_declare", 0, stud_pieces),
+        EnvSpec("chowaha", 0, chowaha_pieces),
     )
 }
 

@@ -12,6 +12,7 @@ API_PLAYERS: dict[str, tuple[int, ...]] = {
     "razz": (2, 6),
     "stud_hilo": (2, 6),
     "stud_hilo_declare": (2, 6),
+    "chowaha": (2, 6, 10),
 }
 
 # name -> (fewest, most) players for the property tests
@@ -20,6 +21,7 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "razz": (2, 8),
     "stud_hilo": (2, 8),
     "stud_hilo_declare": (2, 8),
+    "chowaha": (2, 10),
 }
 
 # name -> option sets the property tests draw from (stacks, antes, house rules)
@@ -35,4 +37,13 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
     "razz": ({}, {"stack": 9, "ante": 1}, {"bring_in": None, "burn_cards": True}),
     "stud_hilo": ({}, {"stack": 11}, {"ante": 1, "low_qualifier": None}, {"burn_cards": True}),
     "stud_hilo_declare": ({}, {"stack": 13}, {"swing_rule": "outright", "ante": 2}),
+    "chowaha": (
+        {},
+        {"stack": 9, "ante": 1},
+        {"betting": "pot_limit", "stack": 40},
+        {"betting": "no_limit", "stack": 30, "bet_sizes": (0.33, 0.75, 1.5)},
+        {"betting": "no_limit", "hi_lo": False, "stack": 200, "small_blind": 1, "big_blind": 1},
+        {"hole_cards": 4, "cap_heads_up": True},
+        {"remaining_as_hole": True, "betting": "pot_limit"},
+    ),
 }
