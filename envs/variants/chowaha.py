@@ -41,6 +41,7 @@ Rewards are in big blinds.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
@@ -136,16 +137,21 @@ class ChowahaOptions:
 
 def _checked_sizes(sizes: Any, betting: str) -> tuple[float, ...]:
     """``bet_sizes`` as a tuple of increasing positive fractions with distinct names."""
-    expected = f"an increasing list of at most {MAX_BET_SIZES} positive pot fractions"
-    if betting == POT_LIMIT:
-        expected += " of at most 1 (pot limit)"
-    ok = isinstance(sizes, (tuple, list)) and len(sizes) <= MAX_BET_SIZES
-    ok = ok and all(isinstance(f, (int, float)) and not isinstance(f, bool) and math.isfinite(f) for f in sizes)
-    values = tuple(float(f) for f in sizes) if ok else ()
-    ok = ok and all(f > 0 and (betting != POT_LIMIT or f <= 1) for f in values)
-    names = [fraction_name(f) for f in values]
-    ok = ok and all(a < b for a, b in zip(values, values[1:], strict=False)) and len(set(names)) == len(names)
-    if not ok:
+    most = 1.0 if betting == POT_LIMIT else math.inf
+    numbers = isinstance(sizes, (tuple, list)) and all(
+        isinstance(f, (int, float)) and not isinstance(f, bool) for f in sizes
+    )
+    values = tuple(float(f) for f in sizes) if numbers else ()
+    valid = (
+        numbers
+        and len(values) <= MAX_BET_SIZES
+        and all(0 < f <= most and math.isfinite(f) for f in values)
+        and all(a < b for a, b in itertools.pairwise(values))
+        and len({fraction_name(f) for f in values}) == len(values)
+    )
+    if not valid:
+        expected = f"an increasing list of at most {MAX_BET_SIZES} positive pot fractions"
+        expected += " of at most 1 (pot limit)" if betting == POT_LIMIT else ""
         raise ValueError(f"option bet_sizes={sizes!r} is not allowed: expected {expected}")
     return values
 

@@ -188,7 +188,14 @@ def test_history_names_layout_positions_and_hides_hole_cards() -> None:
     st = new_hand(2, 0, {0: "Ac 3c", 1: "Kh Kc"})
     check_down(st)
     text = hand_history(st)
-    for line in ("*** FLOP ***", "top flop 1: Ks", "bottom flop 3: 3h", "upper turn: 5c", "lower turn: Qc", "river: 8s"):
+    for line in (
+        "*** FLOP ***",
+        "top flop 1: Ks",
+        "bottom flop 3: 3h",
+        "upper turn: 5c",
+        "lower turn: Qc",
+        "river: 8s",
+    ):
         assert line in text
 
 
