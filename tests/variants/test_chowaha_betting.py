@@ -7,7 +7,7 @@ from envs.engine.actions import CHECK_CALL, FOLD, RAISE, SIZED_BASE, action_name
 from envs.engine.betting import legal_raise_amounts
 from envs.engine.state import State
 from envs.variants import make_game
-from tests.variants.chowaha_helpers import act, awards, check_down, new_hand, set_stacks
+from tests.variants.chowaha_helpers import act, awards, new_hand, set_stacks
 
 HOLES3 = {0: "Ac 3c", 1: "Kh Kc", 2: "6d 3d"}
 HOLES4 = {**HOLES3, 3: "9h 9s"}
@@ -177,4 +177,3 @@ def test_everyone_all_in_preflop_runs_out_the_board() -> None:
     st = new_hand(2, 0, {0: "Ac 3c", 1: "Kh Kc"}, betting="no_limit")
     act(st, (0, "all_in"), (1, "check_call"))
     assert st.is_over and st.won == [200, 200] and st.payoffs() == [0, 0]
-    check_down(st)
