@@ -30,6 +30,7 @@ from envs.observation import (
     UpCards,
 )
 from envs.pieces_cowpie import cowpie_pieces
+from envs.pieces_chowaha import chowaha_pieces
 from envs.variants.stud import STREET_NAMES
 
 
@@ -75,6 +76,7 @@ ENV_SPECS: dict[str, EnvSpec] = {
         EnvSpec("stud_hilo", 0, stud_pieces),
         EnvSpec("stud_hilo_declare", 0, stud_pieces),
         EnvSpec("cowpie", 0, cowpie_pieces),
+        EnvSpec("chowaha", 0, chowaha_pieces),
     )
 }
 

@@ -19,7 +19,12 @@ Conventions (documented in docs/rules.md):
 * pot and no limit: ``raise`` is the minimum bet or raise (the largest full raise of the
   street, at least the big blind); ``bet_<f>_pot`` raises by ``f`` times the pot after
   calling (pot limit: at most the pot); no limit adds ``all_in``. A sized bet below the
-  minimum raise is not offered (never rounded up silently).
+  minimum raise is not offered (never rounded up silently). Pot limit has no
+  ``all_in`` action, so there a sized bet larger than the player's stack puts the
+  player all-in (still only if that is at least a full raise; ``raise`` covers an
+  all-in for less);
+* pot and no limit: a player who already acted may raise again only when facing at
+  least a full raise since (several short all-ins together can make one).
 """
 
 from __future__ import annotations
@@ -201,9 +206,22 @@ def _cap_reached(st: State, rules: BetRules) -> bool:
 
 
 def _may_raise(st: State, seat: int, to_call: int, rules: BetRules) -> bool:
-    if st.stack[seat] <= to_call or st.seat_epoch[seat] >= st.epoch or _cap_reached(st, rules):
+    if st.stack[seat] <= to_call or _cap_reached(st, rules):
+        return False
+    if st.seat_epoch[seat] >= st.epoch and not _faces_full_raise(st, to_call, rules):
         return False
     return any(_can_act(st, s) for s in range(st.n) if s != seat)
+
+
+def _faces_full_raise(st: State, to_call: int, rules: BetRules) -> bool:
+    """Pot and no limit: a seat that already acted may raise again when it faces at
+    least a full raise, even if that came from several short all-ins together.
+
+    A seat that can still act matched the current bet when it last acted, so what it
+    now owes is everything raised since. (Limit games get the same effect from the
+    bet levels of ``_full_target``.)
+    """
+    return rules.structure != LIMIT and to_call >= st.min_raise
 
 
 def _full_target(st: State) -> int:
@@ -229,6 +247,8 @@ def _sized_actions(st: State, seat: int, to_call: int, rules: BetRules) -> list[
     pot_cap = st.current_bet + _pot_after_call(st, seat)
     for i, fraction in enumerate(rules.bet_sizes):
         total = st.current_bet + int(fraction * _pot_after_call(st, seat))
+        if rules.structure == POT_LIMIT:  # no all_in action: a size beyond the stack is all-in
+            total = min(total, max_total)
         if min_total <= total <= max_total and (rules.structure != POT_LIMIT or total <= pot_cap):
             acts.append(SIZED_BASE + i)
     if rules.structure == NO_LIMIT and max_total > st.current_bet:

@@ -6,10 +6,11 @@ from typing import Any
 
 from envs.engine.state import Game
 from envs.variants.base import Variant
+from envs.variants.chowaha import CHOWAHA
 from envs.variants.cowpie import COWPIE
 from envs.variants.stud import RAZZ, STUD, STUD_HILO, STUD_HILO_DECLARE
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (STUD, RAZZ, STUD_HILO, STUD_HILO_DECLARE, COWPIE)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (STUD, RAZZ, STUD_HILO, STUD_HILO_DECLARE, COWPIE, CHOWAHA)}
 
 
 def get_variant(name: str) -> Variant:

@@ -124,3 +124,20 @@ def test_bad_board_input() -> None:
     with pytest.raises(ValueError, match="boards"):
         best_board_hands(parse("Ac 3c"), [parse("2c 5d 6h 7s")])
     assert format_card(0) == "2c"
+
+
+def test_many_hole_cards_match_brute_force() -> None:
+    """Chowaha's remaining_as_hole gives up to 20 hole cards (7,600 combinations)."""
+    deals = random_hands(np.random.default_rng(13), 6, 32)
+    for deal in deals:
+        hole, boards = deal[:20], deal[20:][LAYOUT_BOARDS]
+        r = best_board_hands(hole, boards)
+        hands = [
+            list(p) + list(t)
+            for p in itertools.combinations(hole, 2)
+            for b in boards
+            for t in itertools.combinations(b, 3)
+        ]
+        assert r.high == int(evaluate_high(np.array(hands)).max())
+        assert r.low == int(evaluate_low(np.array(hands), qualifier=8).max())
+        assert evaluate_high(r.high_cards) == r.high

@@ -13,6 +13,7 @@ API_PLAYERS: dict[str, tuple[int, ...]] = {
     "stud_hilo": (2, 6),
     "stud_hilo_declare": (2, 6),
     "cowpie": (2, 4, 7),
+    "chowaha": (2, 6, 10),
 }
 
 # name -> (fewest, most) players for the property tests
@@ -22,6 +23,7 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "stud_hilo": (2, 8),
     "stud_hilo_declare": (2, 8),
     "cowpie": (2, 7),
+    "chowaha": (2, 10),
 }
 
 # name -> option sets the property tests draw from (stacks, antes, house rules)
@@ -43,5 +45,14 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
         {"bet_after_split": True, "stack": 21, "ante": 1},
         {"stack": 9, "illegal_split": "forfeit", "bet_after_split": True},
         {"bring_in": None, "burn_cards": True, "open_pair_big_bet": True},
+    ),
+    "chowaha": (
+        {},
+        {"stack": 9, "ante": 1},
+        {"betting": "pot_limit", "stack": 40},
+        {"betting": "no_limit", "stack": 30, "bet_sizes": (0.33, 0.75, 1.5)},
+        {"betting": "no_limit", "hi_lo": False, "stack": 200, "small_blind": 1, "big_blind": 1},
+        {"hole_cards": 4, "cap_heads_up": True},
+        {"remaining_as_hole": True, "betting": "pot_limit"},
     ),
 }

@@ -38,6 +38,7 @@ from envs.engine.hands.tables import RANK_MASK, RANK_WEIGHTS, SUIT_SHIFT, Tables
 
 __all__ = ["BoardHands", "best_board_hands", "describe_high", "describe_low"]
 BLOCK = 2048  # players per pass: each holds (combinations x players) temporaries
+COMBO_BITS = 16  # low bits of a packed value that number its (hole pair, board, triple)
 _TRIPLES = np.array(list(itertools.combinations(range(5), 3)))  # (10, 3)
 
 
@@ -84,6 +85,8 @@ def best_board_hands(
         raise ValueError(f"need (..., h>=2) hole cards and (..., B, 5) boards, got {shapes}")
     lead = np.broadcast_shapes(hole_arr.shape[:-1], board_arr.shape[:-2])
     h, b = hole_arr.shape[-1], board_arr.shape[-2]
+    if h * (h - 1) // 2 * b * 10 > 1 << COMBO_BITS:
+        raise ValueError(f"{h} hole cards with {b} boards make too many combinations to pack")
     flat_hole = np.broadcast_to(hole_arr, (*lead, h)).reshape(-1, h)
     flat_boards = np.broadcast_to(board_arr, (*lead, *board_arr.shape[-2:])).reshape(-1, b * 5)
     packed = np.concatenate([flat_hole, flat_boards], axis=1)
@@ -129,14 +132,14 @@ def _triples(board_values: np.ndarray) -> np.ndarray:
 
 
 class _Packed:
-    """Tables with the strength shifted left by 8 bits, so that ``value | combination``
+    """Tables with the strength shifted left by ``COMBO_BITS``, so that ``value | combination``
     can be maximised in one reduction (numpy's argmax over a leading axis is slow)."""
 
     def __init__(self, t: Tables) -> None:
         self.weights = np.asarray(RANK_WEIGHTS[5], np.int32)[np.arange(52) >> 2]
-        self.high = t.high[5].astype(np.int32) << 8
-        self.flush = t.flush5.astype(np.int32) << 8
-        self.low = t.low[5].astype(np.int32) << 8
+        self.high = t.high[5].astype(np.int32) << COMBO_BITS
+        self.flush = t.flush5.astype(np.int32) << COMBO_BITS
+        self.low = t.low[5].astype(np.int32) << COMBO_BITS
 
 
 _PACKED: dict[int, _Packed] = {}
@@ -169,8 +172,8 @@ def _block(packed: np.ndarray, h: int, b: int, threshold: int, t: Tables) -> np.
     cols = np.arange(n)
     for row, values in ((0, high), (7, low)):
         best = values.max(axis=0)
-        out[row] = best >> 8
-        p, rest = np.divmod(best & 255, b * 10)
+        out[row] = best >> COMBO_BITS
+        p, rest = np.divmod(best & ((1 << COMBO_BITS) - 1), b * 10)
         board, tri = np.divmod(rest, 10)
         out[row + 1] = board
         out[row + 2 : row + 4] = cards[pairs[p].T, cols]
