@@ -29,6 +29,7 @@ from envs.observation import (
     Street,
     UpCards,
 )
+from envs.pieces_cowboy import cowboy_pieces
 from envs.variants.stud import STREET_NAMES
 
 
@@ -73,6 +74,9 @@ ENV_SPECS: dict[str, EnvSpec] = {
         EnvSpec("razz", 0, stud_pieces),
         EnvSpec("stud_hilo", 0, stud_pieces),
         EnvSpec("stud_hilo_declare", 0, stud_pieces),
+        EnvSpec("cowboy", 0, cowboy_pieces),
+        EnvSpec("cowgirl", 0, cowboy_pieces),
+        EnvSpec("cowpattie", 0, cowboy_pieces),
     )
 }
 

@@ -12,6 +12,9 @@ API_PLAYERS: dict[str, tuple[int, ...]] = {
     "razz": (2, 6),
     "stud_hilo": (2, 6),
     "stud_hilo_declare": (2, 6),
+    "cowboy": (3, 7),
+    "cowgirl": (3, 7),
+    "cowpattie": (3, 7),
 }
 
 # name -> (fewest, most) players for the property tests
@@ -20,6 +23,9 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "razz": (2, 8),
     "stud_hilo": (2, 8),
     "stud_hilo_declare": (2, 8),
+    "cowboy": (3, 7),
+    "cowgirl": (3, 7),
+    "cowpattie": (3, 7),
 }
 
 # name -> option sets the property tests draw from (stacks, antes, house rules)
@@ -35,4 +41,14 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
     "razz": ({}, {"stack": 9, "ante": 1}, {"bring_in": None, "burn_cards": True}),
     "stud_hilo": ({}, {"stack": 11}, {"ante": 1, "low_qualifier": None}, {"burn_cards": True}),
     "stud_hilo_declare": ({}, {"stack": 13}, {"swing_rule": "outright", "ante": 2}),
+    "cowboy": (
+        {},
+        {"ante": 2, "match_cap": 5},
+        {"two_stay": "showdown", "swing_rule": "outright"},
+        {"low_rule": "a5_8", "dummy": False},
+        {"max_deals": 3},
+        {"max_draw": 5, "ace_draw": None},
+    ),
+    "cowgirl": ({}, {"two_stay": "showdown", "match_cap": 3}, {"low_rule": "a5_8", "max_deals": 2}),
+    "cowpattie": ({}, {"ante": 3, "dummy": False}, {"two_stay": "showdown", "max_deals": 4}),
 }
