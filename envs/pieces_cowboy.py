@@ -10,6 +10,7 @@ next seat clockwise). Chips are in antes.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -156,27 +157,34 @@ class Showdowns(Piece):
         out[:] = 0.0
         st = _state(t)
         summaries: list[DealSummary] = st.extra.get("summaries", [])
+        n, width = t.n, t.n * SEAT_SUMMARY
+        rotation = [(seat + rel) % n for rel in range(n)]
         for k, summary in enumerate(reversed(summaries[-SUMMARY_DEALS:])):
             base = k * self.stride
-            for rel in range(t.n):
-                self._seat(out, base + rel * SEAT_SUMMARY, summary, (seat + rel) % t.n, t.unit)
-            tail = base + t.n * SEAT_SUMMARY
-            for card in summary.dummy:
-                out[tail + card] = 1.0
-            out[tail + 52] = 1.0
-            out[tail + 53] = (st.extra["deal"] - summary.deal) / st.game.options.max_deals
+            seats, dummy = _encode(summary, t.unit)
+            out[base : base + width] = seats[rotation].ravel()
+            out[base + width : base + width + 52] = dummy
+            out[base + width + 52] = 1.0
+            out[base + width + 53] = (st.extra["deal"] - summary.deal) / st.game.options.max_deals
 
-    @staticmethod
-    def _seat(out: np.ndarray, base: int, summary: DealSummary, other: int, unit: int) -> None:
-        for card in summary.shown[other]:
-            out[base + card] = 1.0
-        choice = summary.declared[other]
+
+@functools.lru_cache(maxsize=64)
+def _encode(summary: DealSummary, unit: int) -> tuple[np.ndarray, np.ndarray]:
+    """A summary by absolute seat (rows of shown cards, declaration, won high/low, paid)
+    and the dummy's cards; cached because a summary is read at every step until the
+    next showdown. The arrays are shared: callers copy out of them."""
+    n = len(summary.shown)
+    seats = np.zeros((n, SEAT_SUMMARY), np.float32)
+    for seat in range(n):
+        seats[seat, list(summary.shown[seat])] = 1.0
+        choice = summary.declared[seat]
         if choice is not None:
-            out[base + 52 + choice] = 1.0
-        high, low = summary.won[other]
-        out[base + 55] = float(high)
-        out[base + 56] = float(low)
-        out[base + 57] = summary.paid[other] / unit
+            seats[seat, 52 + choice] = 1.0
+        seats[seat, 55:57] = summary.won[seat]
+        seats[seat, 57] = summary.paid[seat] / unit
+    dummy = np.zeros(52, np.float32)
+    dummy[list(summary.dummy)] = 1.0
+    return seats, dummy
 
 
 def cowboy_pieces(game: Any) -> list[Piece]:

@@ -120,6 +120,15 @@ def test_hidden_cards_never_reach_an_observation(name: str, data: st.DataObject)
     assert first_leak(envs.make_raw(name, n, **options), seed) is None
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", COW)
+def test_no_leak_over_many_games(name: str) -> None:
+    for seed in range(200):
+        n = PLAYER_RANGE[name][0] + seed % 5
+        options = OPTIONS[name][seed % len(OPTIONS[name])]
+        assert first_leak(envs.make_raw(name, n, **options), seed) is None, (n, options, seed)
+
+
 class _Peek(Piece):
     """A deliberately leaky piece: the next seat's hand."""
 
