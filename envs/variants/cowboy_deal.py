@@ -211,42 +211,44 @@ class NewDeal(Step):
     contested_only = False
 
     def start(self, st: State) -> None:
-        ex, options = st.extra, st.game.options
-        deal = ex.get("deal", 0)
-        if deal >= options.max_deals:
+        deal = st.extra.get("deal", 0) + 1
+        if deal > st.game.options.max_deals:
             _truncate(st)
             return
-        deal += 1
         if deal == 1:
             _own_generator(st)
         else:
             _collect_and_shuffle(st)
-        st.unfold_all()
-        st.declared = [None] * st.n
-        ex.update(
-            deal=deal,
-            phase="stay",
-            stay=[None] * st.n,
-            drawn=[None] * st.n,
-            dummy_drawn=None,
-            dummy_chooser=None,
-            declarations_revealed=False,
-        )
-        ex.setdefault("carry", 0)
-        ex.setdefault("summaries", [])
+        _reset_deal(st, deal)
         st.log(Event("street", text=f"deal {deal}", street=deal))
         order = seats_from_left_of_button(st)
-        due = set(ex.pop("ante_due", order))
+        due = set(st.extra.pop("ante_due", order))
         for seat in order:
             if seat in due:
-                st.log(Event("ante", seat=seat, amount=st.put_in(seat, options.ante)))
+                st.log(Event("ante", seat=seat, amount=st.put_in(seat, st.game.options.ante)))
         for _ in range(HAND_SIZE):
             for seat in order:
-                (card,) = take_cards(st, 1, seat)
-                st.cards[seat].append(card)
+                st.cards[seat] += take_cards(st, 1, seat)
                 st.up[seat].append(False)
         for seat in order:
             st.cards[seat].sort()
+
+
+def _reset_deal(st: State, deal: int) -> None:
+    """Everyone is in again; this deal's public facts start empty."""
+    st.unfold_all()
+    st.declared = [None] * st.n
+    st.extra.update(
+        deal=deal,
+        phase="stay",
+        stay=[None] * st.n,
+        drawn=[None] * st.n,
+        dummy_drawn=None,
+        dummy_chooser=None,
+        declarations_revealed=False,
+    )
+    st.extra.setdefault("carry", 0)
+    st.extra.setdefault("summaries", [])
 
 
 def _truncate(st: State) -> None:

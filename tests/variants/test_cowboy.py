@@ -77,6 +77,12 @@ def test_two_stay_showdown_same_way_best_hand_takes_all() -> None:
     assert st.payoffs() == [-1, 2, -1]  # nobody pays the pot: only the ante is lost
 
 
+def test_two_stay_showdown_where_no_declaration_wins_splits_the_pot() -> None:
+    st = deal("cowboy", {0: JACKS, 1: WHEEL_A, 2: WHEEL_B}, two_stay="showdown", swing_rule="outright")
+    play(st, [(1, STAY), (2, STAY), (0, FOLD), (1, PAT), (2, PAT), (1, BOTH), (2, BOTH)])
+    assert st.payoffs() == [-1, 1, 0]  # both swings tie, so both fail: pot 3 split, odd chip to seat 1
+
+
 # -------------------------------------------------------------------- showdown
 def _three_stay(declarations: tuple[int, int, int], hands: tuple[str, str, str], **options: object):  # type: ignore[no-untyped-def]
     """Seats 1, 2, 0 all stay, stand pat and declare; returns the state at deal 2."""
