@@ -31,6 +31,7 @@ from envs.observation import (
 )
 from envs.pieces_cowpie import cowpie_pieces
 from envs.pieces_chowaha import chowaha_pieces
+from envs.pieces_cowboy import cowboy_pieces
 from envs.variants.stud import STREET_NAMES
 
 
@@ -77,6 +78,9 @@ ENV_SPECS: dict[str, EnvSpec] = {
         EnvSpec("stud_hilo_declare", 0, stud_pieces),
         EnvSpec("cowpie", 0, cowpie_pieces),
         EnvSpec("chowaha", 0, chowaha_pieces),
+        EnvSpec("cowboy", 0, cowboy_pieces),
+        EnvSpec("cowgirl", 0, cowboy_pieces),
+        EnvSpec("cowpattie", 0, cowboy_pieces),
     )
 }
 

@@ -20,7 +20,7 @@ from envs.engine.cards import format_cards
 from envs.engine.events import Event
 from envs.engine.state import Game, State
 
-_SHOWN_KINDS = {"ante", "blind", "action", "reveal", "award", "stay", "draw", "note", "split_reveal"}
+_SHOWN_KINDS = {"ante", "blind", "action", "reveal", "award", "stay", "draw", "note", "split_reveal", "dummy"}
 
 
 def _name(seat: int) -> str:

@@ -7,10 +7,13 @@ from typing import Any
 from envs.engine.state import Game
 from envs.variants.base import Variant
 from envs.variants.chowaha import CHOWAHA
+from envs.variants.cowboy import COWBOY, COWGIRL, COWPATTIE
 from envs.variants.cowpie import COWPIE
 from envs.variants.stud import RAZZ, STUD, STUD_HILO, STUD_HILO_DECLARE
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (STUD, RAZZ, STUD_HILO, STUD_HILO_DECLARE, COWPIE, CHOWAHA)}
+VARIANTS: dict[str, Variant] = {
+    v.name: v for v in (STUD, RAZZ, STUD_HILO, STUD_HILO_DECLARE, COWPIE, COWBOY, COWGIRL, COWPATTIE, CHOWAHA)
+}
 
 
 def get_variant(name: str) -> Variant:

@@ -14,6 +14,9 @@ API_PLAYERS: dict[str, tuple[int, ...]] = {
     "stud_hilo_declare": (2, 6),
     "cowpie": (2, 4, 7),
     "chowaha": (2, 6, 10),
+    "cowboy": (3, 7),
+    "cowgirl": (3, 7),
+    "cowpattie": (3, 7),
 }
 
 # name -> (fewest, most) players for the property tests
@@ -24,6 +27,9 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "stud_hilo_declare": (2, 8),
     "cowpie": (2, 7),
     "chowaha": (2, 10),
+    "cowboy": (3, 7),
+    "cowgirl": (3, 7),
+    "cowpattie": (3, 7),
 }
 
 # name -> option sets the property tests draw from (stacks, antes, house rules)
@@ -55,4 +61,14 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
         {"hole_cards": 4, "cap_heads_up": True},
         {"remaining_as_hole": True, "betting": "pot_limit"},
     ),
+    "cowboy": (
+        {},
+        {"ante": 2, "match_cap": 5},
+        {"two_stay": "showdown", "swing_rule": "outright"},
+        {"low_rule": "a5_8", "dummy": False},
+        {"max_deals": 3},
+        {"max_draw": 5, "ace_draw": None},
+    ),
+    "cowgirl": ({}, {"two_stay": "showdown", "match_cap": 3}, {"low_rule": "a5_8", "max_deals": 2}),
+    "cowpattie": ({}, {"ante": 3, "dummy": False}, {"two_stay": "showdown", "max_deals": 4}),
 }

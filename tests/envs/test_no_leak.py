@@ -18,6 +18,11 @@ from envs.engine.actions import SPLIT_ACTIONS, SPLIT_BASE
 from tests.envs.cases import OPTIONS, PLAYER_RANGE
 
 DEALING_KINDS = ("deal", "community", "burn")
+# The Cowboy games are left out: a game spans many deals, reshuffled by the generator
+# (so the deal events do not map onto the initial deck), and showdowns in the middle
+# of the game legitimately change observations. tests/variants/test_cowboy_no_leak.py
+# resamples their hidden cards over the whole game instead.
+NAMES = sorted(name for name in PLAYER_RANGE if not name.startswith("cow"))
 
 
 def _play(env, deck, actions=None, seed=0, viewer=None):  # type: ignore[no-untyped-def]
@@ -62,7 +67,7 @@ def _resampled_deck(state, viewer: int, rng: np.random.Generator) -> list[int]: 
     return deck
 
 
-@pytest.mark.parametrize("name", sorted(PLAYER_RANGE))
+@pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_hidden_cards_do_not_leak(name: str, data: st.DataObject) -> None:

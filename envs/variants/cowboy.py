@@ -1,0 +1,154 @@
+"""Cowboy, Cowgirl and Cowpattie: five-card draw, declare, match the pot, deal after
+deal (RULES.md section 5, with section 3's declaration rules).
+
+Rules as implemented (one episode is a whole game of several deals):
+
+* three to seven players; unlimited stacks (net chips are tracked over the game);
+  rewards are net chips divided by the ante;
+* each deal: the antes (``ante``, default 1) of everyone on the first deal and, on
+  later deals, of the players who folded the previous deal; five cards face down to
+  everyone, one at a time from the seat left of the button. Hands are kept sorted
+  (deuce first, ace last, suits clubs < diamonds < hearts < spades): draw positions
+  0..4 always mean the lowest .. highest card. The button stays put for the whole game
+  (it moves between episodes);
+* one round from the seat left of the button: stay (action 60) or fold (action 0),
+  seeing the earlier choices. Nobody stays: the pot carries and everyone antes again.
+  One stays: that player takes the pot and the game ends. Two stay: they split it and
+  the game ends (``two_stay="split"``; odd chip to the first of them clockwise from the
+  button), or (``two_stay="showdown"``) they play the deal out with a declaration, the
+  winners take the pot, nobody pays, no dummy is dealt and the game ends; if neither
+  declaration wins, the two split the pot;
+* three or more stay: the draw, in turn from the seat left of the button: discard any
+  set of positions (actions 28..59, ``28 + mask``) and draw as many. ``max_draw`` is
+  the limit (Cowboy 3, Cowgirl 1, Cowpattie 0 = no draw); ``ace_draw`` (Cowboy 4, else
+  None) allows more discards when the player keeps an ace (it matters only when above
+  ``max_draw``). When the stub runs out, the discards of the players who already drew
+  are shuffled into a new stub (never the drawing player's own);
+* the secret declaration low (4), high (5) or both (6), revealed together; the
+  showdown: high half among high/both declarers, low half (ace-to-five; ``low_rule``
+  "a5" no qualifier, "a5_8" eight-or-better) among low/both declarers; with no
+  eligible hand one way, the other way takes the whole pot; a both-declarer must win
+  or tie both ways (``swing_rule`` "win_or_tie"; "outright": ties lose too) or wins
+  nothing. Odd chip to the high half; within a tied half to the first tied seat
+  clockwise from the button (no cards are face up to break ties by suit);
+* the dummy (``dummy``, default on): when a seat folded, five cards go to a dummy after
+  the showdown. In Cowboy and Cowgirl (``max_draw`` > 0) the first folded seat
+  clockwise from the button chooses its discards under the players' rules (it is the
+  acting agent and the only one to see the dummy before it is shown). A share winner
+  whose hand the dummy beats in the direction it won (either direction for a both-way
+  winner) takes nothing and pays as a loser; its share stays in the pot;
+* every stayer who won or tied no share (or was beaten by the dummy) pays the pot as it
+  stood at the showdown (capped at ``match_cap`` chips). If no declaration wins at all
+  (every both-declarer failed), nobody takes anything and every stayer pays. The
+  payments and any unpaid share form the next deal's pot (which may even be empty when
+  everyone who stayed took a share and nobody folded);
+* ``max_deals`` (default 100) truncates the game before the next deal: the pot is
+  returned in equal shares to all players, odd chips one each to the first seats
+  clockwise from the button, and the game is reported as truncated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from envs.engine.actions import DRAW_ACTIONS, action_names
+from envs.engine.options import check_bool, check_button, check_choice, check_int
+from envs.engine.steps import Declare
+from envs.variants.base import Program, Variant
+from envs.variants.cowboy_deal import DrawRound, DummyDraw, NewDeal, StayRound
+from envs.variants.cowboy_showdown import CowboyShowdown, Settle
+
+SWING_RULES = ("win_or_tie", "outright")
+LOW_RULES = ("a5", "a5_8")
+TWO_STAY_RULES = ("split", "showdown")
+
+
+@dataclass(frozen=True)
+class CowboyOptions:
+    """Options of the Cowboy family (RULES.md section 5); chips are integers.
+
+    Attributes:
+        ante: chips each player antes; also the reward unit.
+        max_draw: most cards a player may discard and draw (0 = no draw).
+        ace_draw: most discards when an ace is kept (None = no ace rule).
+        two_stay: "split" (two stayers split the pot) or "showdown" (they play it out).
+        low_rule: "a5" (ace-to-five, no qualifier) or "a5_8" (eight-or-better).
+        swing_rule: "win_or_tie" or "outright" for a both-way declarer.
+        match_cap: most chips one match payment can be (None = the whole pot).
+        dummy: deal the dummy hand.
+        max_deals: deals before the game is truncated.
+        button: "rotate", "random" or a fixed seat (moves between games, not deals).
+    """
+
+    ante: int = 1
+    max_draw: int = 3
+    ace_draw: int | None = None
+    two_stay: str = "split"
+    low_rule: str = "a5"
+    swing_rule: str = "win_or_tie"
+    match_cap: int | None = None
+    dummy: bool = True
+    max_deals: int = 100
+    button: int | str = "rotate"
+
+    def __post_init__(self) -> None:
+        check_int("ante", self.ante, 1)
+        check_int("max_draw", self.max_draw, 0, 5)
+        check_int("ace_draw", self.ace_draw, 0, 4, allow_none=True)
+        check_choice("two_stay", self.two_stay, TWO_STAY_RULES)
+        check_choice("low_rule", self.low_rule, LOW_RULES)
+        check_choice("swing_rule", self.swing_rule, SWING_RULES)
+        check_int("match_cap", self.match_cap, 1, allow_none=True)
+        check_bool("dummy", self.dummy)
+        check_int("max_deals", self.max_deals, 1)
+        check_button(self.button)
+
+
+COMMON_OPTIONS = frozenset(
+    {"ante", "max_draw", "two_stay", "low_rule", "swing_rule", "match_cap", "dummy", "max_deals", "button"}
+)
+
+
+def build_cowboy(variant: Variant, num_players: int, options: CowboyOptions) -> Program:
+    """One deal as a loop: :class:`Settle` (or a deal nobody stays in) jumps back to
+    :class:`NewDeal` at index 0; the game ends when one or two stay or at ``max_deals``."""
+    steps = (NewDeal(), StayRound(), DrawRound(), Declare(), CowboyShowdown(), DummyDraw(), Settle())
+    return Program(steps, options.ante, action_names(DRAW_ACTIONS))
+
+
+def _variant(name: str, title: str, defaults: dict[str, object], extra: frozenset[str], rules: str) -> Variant:
+    return Variant(
+        name=name,
+        title=title,
+        family="cowboy",
+        seats=(3, 7),
+        options_cls=CowboyOptions,
+        option_names=COMMON_OPTIONS | extra,
+        build=build_cowboy,
+        defaults=defaults,
+        rules=rules,
+    )
+
+
+_GAME = "declare low, high or both in secret; whoever stays and wins nothing matches the pot; deal after deal."
+COWBOY = _variant(
+    "cowboy",
+    "Cowboy",
+    {"max_draw": 3, "ace_draw": 4},
+    frozenset({"ace_draw"}),
+    "Five-card draw (up to three cards, four keeping an ace), stay or fold, " + _GAME,
+)
+COWGIRL = _variant(
+    "cowgirl",
+    "Cowgirl",
+    {"max_draw": 1},
+    frozenset(),
+    "Five-card draw of at most one card, stay or fold, " + _GAME,
+)
+COWPATTIE = _variant(
+    "cowpattie",
+    "Cowpattie",
+    {"max_draw": 0},
+    frozenset(),
+    "Five cards and no draw, stay or fold, " + _GAME,
+)

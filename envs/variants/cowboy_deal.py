@@ -1,0 +1,381 @@
+"""Cowboy family, first half of a deal: new deal and antes, the stay-or-fold round, the
+draw (players' and the dummy's) and the chip moves they share with the showdown.
+
+The whole game is one :class:`~envs.engine.state.State`. Chips move for real between
+deals: ``committed`` holds this deal's antes, ``extra["carry"]`` the rest of the pot
+(``State.pot()`` adds them), and pot shares and match payments move chips between the
+stacks and ``carry``. ``sum(stack) + pot()`` is therefore constant over the whole game
+and a seat's net result is ``stack - start_stack``.
+
+Public facts about the current deal live in ``st.extra`` so that observation pieces
+can read them without touching anything secret:
+
+* ``deal`` (1, 2, ...), ``phase`` ("stay", "draw", "declare", "dummy", "over");
+* ``stay``: per seat True (stayed), False (folded) or None (not yet asked);
+* ``drawn``: per seat the number of cards drawn this deal (None: not yet);
+  ``dummy_drawn`` the same for the dummy; ``dummy_chooser`` the seat choosing its draw;
+* ``summaries``: :class:`DealSummary` of every showdown so far;
+* ``ante_due``: seats that ante at the next deal (folded players; everyone first).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.engine.actions import DRAW_BASE, FOLD, NUM_DRAWS, STAY
+from envs.engine.cards import format_cards, rank_of
+from envs.engine.events import Event
+from envs.engine.state import State, Step
+from envs.engine.steps import seats_from_left_of_button
+
+HAND_SIZE = 5
+ACE = 12
+DISCARDS = "discards"  # pile of this deal's discards not yet reshuffled into the stub
+DUMMY = "dummy"  # pile holding the dummy hand
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """What everyone saw at one deal's showdown (the observation's summary of past deals).
+
+    Attributes:
+        deal: the deal number.
+        shown: per seat the five cards shown, or () for a seat that folded.
+        declared: per seat 0 low, 1 high, 2 both, or None for a seat that folded.
+        won: per seat (won or tied the high share, won or tied the low share).
+        paid: per seat the chips paid to match the pot (0 until the deal is settled).
+        dummy: the dummy's final hand, or () without a dummy.
+    """
+
+    deal: int
+    shown: tuple[tuple[int, ...], ...]
+    declared: tuple[int | None, ...]
+    won: tuple[tuple[bool, bool], ...]
+    paid: tuple[int, ...]
+    dummy: tuple[int, ...] = ()
+
+
+# ------------------------------------------------------------------- chips
+def collect_antes(st: State) -> None:
+    """Fold this deal's antes into the carried pot (``pot()`` is unchanged)."""
+    st.extra["carry"] = st.pot()
+    st.committed = [0] * st.n
+
+
+def take_from_pot(st: State, seat: int, chips: int) -> None:
+    """Pay ``chips`` of the pot to a seat."""
+    st.extra["carry"] -= chips
+    st.stack[seat] += chips
+
+
+def pay_into_pot(st: State, seat: int, chips: int) -> None:
+    """A seat pays ``chips`` into the pot (a match payment)."""
+    st.stack[seat] -= chips
+    st.extra["carry"] += chips
+
+
+def end_game(st: State) -> None:
+    """Close the game: payoffs are net chips (the pot is empty by now)."""
+    assert st.pot() == 0, f"the game ends with {st.pot()} chips left in the pot"
+    st.payoff = [st.stack[s] - st.start_stack[s] for s in range(st.n)]
+    st.extra["phase"] = "over"
+    st.log(Event("end", text=" ".join(str(p) for p in st.payoff)))
+
+
+def split_evenly(st: State, amount: int, seats: Sequence[int]) -> list[tuple[int, int]]:
+    """(seat, chips) of an even split; odd chips one each to the first of ``seats``
+    clockwise from the button (the button-game rule: a draw game shows no cards to
+    break ties by suit)."""
+    ordered = sorted(seats, key=lambda s: (s - st.button - 1) % st.n)
+    each, odd = divmod(amount, len(ordered))
+    return [(seat, each + (1 if i < odd else 0)) for i, seat in enumerate(ordered)]
+
+
+# ------------------------------------------------------------------- cards
+def _own_generator(st: State) -> None:
+    """Give the game a private generator seeded from the caller's.
+
+    A game shuffles again at every deal and every reshuffle, long after ``new_state``;
+    a caller that keeps drawing from the generator it passed in (random agents often
+    do) would change those shuffles, and the record (initial deck and generator state)
+    would no longer replay. One draw at the start makes the game independent of it.
+    """
+    st.rng = np.random.default_rng(int(st.rng.integers(1 << 63)))
+
+
+def _collect_and_shuffle(st: State) -> None:
+    """Gather every card and shuffle with the state's generator.
+
+    The shuffle permutes the initial deck's order (not the cards' current places), so
+    the result depends only on the generator: replays match, and relabelling the
+    initial deck relabels every later deal the same way (the no-leak test relies on it).
+    """
+    order = st.rng.permutation(len(st.initial_deck))
+    top_first = [st.initial_deck[i] for i in order]
+    st.stub = top_first[::-1]
+    st.cards = [[] for _ in range(st.n)]
+    st.up = [[] for _ in range(st.n)]
+    st.piles = {}
+
+
+def _reshuffle_discards(st: State) -> None:
+    """The stub ran out: earlier players' discards, shuffled, become the new stub.
+
+    The drawing hand's own discards are not in the pile yet (they join it after its
+    draw). The pile is put in the initial deck's order before shuffling, so the new
+    stub depends only on the generator and the pile's contents.
+    """
+    pile = st.piles.get(DISCARDS, [])
+    if not pile:
+        raise RuntimeError(f"the stub and the discards ran out in {st.describe()}")
+    position = {card: i for i, card in enumerate(st.initial_deck)}
+    canonical = sorted(pile, key=position.__getitem__)
+    top_first = [canonical[i] for i in st.rng.permutation(len(canonical))]
+    st.stub = top_first[::-1]
+    st.piles[DISCARDS] = []
+    st.log(Event("reshuffle", cards=tuple(top_first), text="discards shuffled into a new stub", secret=True))
+    st.log(Event("note", amount=len(top_first), text=f"the stub ran out: {len(top_first)} discards form a new stub"))
+
+
+def take_cards(st: State, count: int, seat: int = -1) -> list[int]:
+    """``count`` cards off the stub, reshuffling discards when it runs out; each is
+    logged as a face-down deal to ``seat`` (-1: the dummy, logged by the caller)."""
+    cards = []
+    for _ in range(count):
+        if not st.stub:
+            _reshuffle_discards(st)
+        card = st.deal_card()
+        cards.append(card)
+        if seat >= 0:
+            st.log(Event("deal", seat=seat, cards=(card,), up=False))
+    return cards
+
+
+def draw_actions(hand: Sequence[int], max_draw: int, ace_draw: int | None) -> list[int]:
+    """Legal discard actions for a (sorted) hand: at most ``max_draw`` cards, or
+    ``ace_draw`` when an ace is kept."""
+    aces = sum(1 << i for i, card in enumerate(hand) if rank_of(card) == ACE)
+    return list(_draw_actions(max_draw, ace_draw, aces))
+
+
+@functools.lru_cache(maxsize=256)
+def _draw_actions(max_draw: int, ace_draw: int | None, aces: int) -> tuple[int, ...]:
+    actions = []
+    for mask in range(NUM_DRAWS):
+        count = mask.bit_count()
+        keeps_ace = bool(aces & ~mask)
+        if count <= max_draw or (ace_draw is not None and count <= ace_draw and keeps_ace):
+            actions.append(DRAW_BASE + mask)
+    return tuple(actions)
+
+
+def split_hand(hand: Sequence[int], action: int) -> tuple[list[int], list[int]]:
+    """(kept, discarded) cards of a hand for a discard action."""
+    mask = action - DRAW_BASE
+    kept = [c for i, c in enumerate(hand) if not mask >> i & 1]
+    discards = [c for i, c in enumerate(hand) if mask >> i & 1]
+    return kept, discards
+
+
+def replace_discards(st: State, kept: list[int], discards: list[int], seat: int) -> list[int]:
+    """Draw one card per discard: returns the new sorted hand.
+
+    Replacements come off the stub; the discards join the pile only afterwards, so a
+    reshuffle during this draw never hands a player back its own discards.
+    """
+    drawn = take_cards(st, len(discards), seat)
+    st.piles.setdefault(DISCARDS, []).extend(discards)
+    return sorted(kept + drawn)
+
+
+def draw_text(count: int) -> str:
+    """'stands pat', 'draws 1', 'draws 3'."""
+    return "stands pat" if count == 0 else f"draws {count}"
+
+
+# ------------------------------------------------------------------- steps
+@dataclass(frozen=True)
+class NewDeal(Step):
+    """Start a deal: truncate at ``max_deals``, shuffle, antes, five cards each.
+
+    Antes: everyone on the first deal; later, the seats in ``extra["ante_due"]`` (those
+    who folded the previous deal). Cards go one at a time clockwise from the seat left
+    of the button; each hand is then sorted (deuce first, ace last) so that discard
+    positions mean the same thing in every hand.
+    """
+
+    contested_only = False
+
+    def start(self, st: State) -> None:
+        deal = st.extra.get("deal", 0) + 1
+        if deal > st.game.options.max_deals:
+            _truncate(st)
+            return
+        if deal == 1:
+            _own_generator(st)
+        else:
+            _collect_and_shuffle(st)
+        _reset_deal(st, deal)
+        st.log(Event("street", text=f"deal {deal}", street=deal))
+        order = seats_from_left_of_button(st)
+        due = set(st.extra.pop("ante_due", order))
+        for seat in order:
+            if seat in due:
+                st.log(Event("ante", seat=seat, amount=st.put_in(seat, st.game.options.ante)))
+        for _ in range(HAND_SIZE):
+            for seat in order:
+                st.cards[seat] += take_cards(st, 1, seat)
+                st.up[seat].append(False)
+        for seat in order:
+            st.cards[seat].sort()
+
+
+def _reset_deal(st: State, deal: int) -> None:
+    """Everyone is in again; this deal's public facts start empty."""
+    st.unfold_all()
+    st.declared = [None] * st.n
+    st.extra.update(
+        deal=deal,
+        phase="stay",
+        stay=[None] * st.n,
+        drawn=[None] * st.n,
+        dummy_drawn=None,
+        dummy_chooser=None,
+        declarations_revealed=False,
+    )
+    st.extra.setdefault("carry", 0)
+    st.extra.setdefault("summaries", [])
+
+
+def _truncate(st: State) -> None:
+    """``max_deals`` reached: return the pot in equal shares (odd chips one each to the
+    first seats clockwise from the button) and end the game as truncated."""
+    pot = st.pot()
+    collect_antes(st)
+    st.log(Event("note", amount=pot, text=f"max_deals reached: the pot of {pot} is returned in equal shares"))
+    for seat, chips in split_evenly(st, pot, range(st.n)):
+        take_from_pot(st, seat, chips)
+        st.log(Event("award", seat=seat, amount=chips, text="an equal share of the pot returned (truncated)"))
+    st.truncated = True
+    end_game(st)
+
+
+@dataclass(frozen=True)
+class StayRound(Step):
+    """Each seat in turn from the left of the button stays (60) or folds (0), seeing the
+    earlier choices. Then: nobody stays, the pot carries and everyone antes again; one
+    stays and takes the pot; two stay and split it (``two_stay="split"``); otherwise
+    the deal goes on to the draw."""
+
+    contested_only = False
+
+    def actor(self, st: State) -> int | None:
+        stay = st.extra["stay"]
+        return next((s for s in seats_from_left_of_button(st) if stay[s] is None), None)
+
+    def legal(self, st: State) -> list[int]:
+        return [FOLD, STAY]
+
+    def apply(self, st: State, action: int) -> None:
+        seat = self.actor(st)
+        assert seat is not None
+        stays = action == STAY
+        st.extra["stay"][seat] = stays
+        if not stays:
+            st.fold(seat)
+        st.log(Event("stay", seat=seat, action=action, text="stays" if stays else "folds"))
+
+    def finish(self, st: State) -> int | None:
+        collect_antes(st)
+        stayers = [s for s in seats_from_left_of_button(st) if st.extra["stay"][s]]
+        pot = st.pot()
+        if not stayers:
+            st.log(Event("note", amount=pot, text=f"nobody stays: the pot of {pot} carries, everyone antes again"))
+            st.extra["ante_due"] = list(range(st.n))
+            return 0
+        if len(stayers) == 1:
+            take_from_pot(st, stayers[0], pot)
+            st.log(Event("award", seat=stayers[0], amount=pot, text="the pot: the only player to stay"))
+            end_game(st)
+        elif len(stayers) == 2 and st.game.options.two_stay == "split":
+            for seat, chips in split_evenly(st, pot, stayers):
+                take_from_pot(st, seat, chips)
+                st.log(Event("award", seat=seat, amount=chips, text="half of the pot: two players stayed"))
+            end_game(st)
+        else:
+            st.extra["phase"] = "draw" if st.game.options.max_draw > 0 else "declare"
+        return None
+
+
+@dataclass(frozen=True)
+class DrawRound(Step):
+    """Each stayer in turn from the left of the button discards a set of cards (32
+    actions over the five sorted positions, masked to ``max_draw`` / ``ace_draw``) and
+    draws as many. Skipped when ``max_draw`` is 0 (Cowpattie)."""
+
+    contested_only = False
+
+    def start(self, st: State) -> None:
+        if st.game.options.max_draw > 0:
+            st.log(Event("street", text="draw"))
+
+    def actor(self, st: State) -> int | None:
+        if st.game.options.max_draw == 0:
+            return None
+        drawn = st.extra["drawn"]
+        return next((s for s in seats_from_left_of_button(st) if not st.folded[s] and drawn[s] is None), None)
+
+    def legal(self, st: State) -> list[int]:
+        seat = self.actor(st)
+        assert seat is not None
+        options = st.game.options
+        return draw_actions(st.cards[seat], options.max_draw, options.ace_draw)
+
+    def apply(self, st: State, action: int) -> None:
+        seat = self.actor(st)
+        assert seat is not None
+        count = (action - DRAW_BASE).bit_count()
+        st.extra["drawn"][seat] = count
+        st.log(Event("draw", seat=seat, action=action, amount=count, text=draw_text(count)))
+        if count:
+            kept, discards = split_hand(st.cards[seat], action)
+            text = f"discards {format_cards(discards)}"
+            st.log(Event("draw", seat=seat, cards=tuple(discards), text=text, secret=True))
+            st.cards[seat] = replace_discards(st, kept, discards, seat)
+
+    def finish(self, st: State) -> int | None:
+        st.extra["phase"] = "declare"
+        return None
+
+
+@dataclass(frozen=True)
+class DummyDraw(Step):
+    """The first folded seat clockwise from the button chooses the dummy's discards
+    under the players' draw rules (Cowboy, Cowgirl; nobody when ``max_draw`` is 0)."""
+
+    contested_only = False
+
+    def actor(self, st: State) -> int | None:
+        ex = st.extra
+        chooser = ex.get("dummy_chooser")
+        return chooser if chooser is not None and ex["dummy_drawn"] is None else None
+
+    def legal(self, st: State) -> list[int]:
+        options = st.game.options
+        return draw_actions(st.piles[DUMMY], options.max_draw, options.ace_draw)
+
+    def apply(self, st: State, action: int) -> None:
+        seat = st.extra["dummy_chooser"]
+        count = (action - DRAW_BASE).bit_count()
+        st.extra["dummy_drawn"] = count
+        st.log(Event("dummy", seat=seat, action=action, amount=count, text=f"{draw_text(count)} for the dummy"))
+        if count:
+            kept, discards = split_hand(st.piles[DUMMY], action)
+            hand = replace_discards(st, kept, discards, -1)
+            st.piles[DUMMY] = hand
+            text = f"discards {format_cards(discards)} from the dummy, which now holds {format_cards(hand)}"
+            st.log(Event("dummy", seat=seat, cards=tuple(discards), text=text, secret=True))
