@@ -29,9 +29,9 @@ from envs.observation import (
     Street,
     UpCards,
 )
-from envs.pieces_cowpie import cowpie_pieces
 from envs.pieces_chowaha import chowaha_pieces
 from envs.pieces_cowboy import cowboy_pieces
+from envs.pieces_cowpie import cowpie_pieces
 from envs.variants.stud import STREET_NAMES
 
 

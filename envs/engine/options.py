@@ -59,6 +59,19 @@ def build_options(cls: type[T], variant: str, kwargs: dict[str, Any]) -> T:
     return cls(**kwargs)
 
 
+DEFAULT_STACK = "default"  # the option's default: the variant picks a depth (100 big bets)
+DEFAULT_DEPTH = 100
+
+
+def resolve_stack(options: Any, unit: int) -> None:
+    """Replace the ``"default"`` stack of a frozen options object by ``DEFAULT_DEPTH`` units.
+
+    Finite default stacks keep every hand finite: with no raise cap heads-up and
+    unlimited chips, two players who always raise would never finish a hand."""
+    if options.stack == DEFAULT_STACK:
+        object.__setattr__(options, "stack", DEFAULT_DEPTH * unit)
+
+
 def check_stack(value: Any) -> None:
     """``stack``: None (unlimited), chips for everyone, or a sequence of chips per seat."""
     if isinstance(value, (list, tuple)):

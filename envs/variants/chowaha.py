@@ -24,8 +24,8 @@ Rules as implemented:
   ``cap_heads_up``). ``"pot_limit"`` / ``"no_limit"``: the minimum bet is the big
   blind, a raise at least the largest full raise of the round; sized bets
   ``bet_sizes`` (fractions of the pot after calling; pot limit: at most 1) and, in no
-  limit, ``all_in``. Big-bet games always play with finite stacks: ``stack=None``
-  gives ``DEFAULT_STACK_BIG_BLINDS`` (100) big blinds;
+  limit, ``all_in``. Stacks default to 100 big blinds; ``stack=None`` (unlimited) is
+  allowed in limit only;
 * boards: 1 = top flop + upper turn + river, 2 = middle flop + upper turn + river,
   3 = middle flop + lower turn + river, 4 = bottom flop + lower turn + river. A hand is
   exactly two hole cards plus three cards of one board; high and low may use
@@ -53,7 +53,14 @@ from envs.engine.betting import LIMIT, NO_LIMIT, POT_LIMIT, BetRules, Betting
 from envs.engine.cards import NUM_CARDS, format_cards
 from envs.engine.events import Event
 from envs.engine.hands import NO_LOW, best_board_hands, describe_high, describe_low
-from envs.engine.options import check_bool, check_button, check_choice, check_int
+from envs.engine.options import (
+    DEFAULT_STACK,
+    check_bool,
+    check_button,
+    check_choice,
+    check_int,
+    resolve_stack,
+)
 from envs.engine.pots import Share
 from envs.engine.state import State, Step
 from envs.engine.steps import Ante, Showdown, seats_from_left_of_button
@@ -71,7 +78,6 @@ TURNED = ((), tuple(range(9)), (9, 10), (11,))  # layout positions turned before
 BOARDS = ((0, 1, 2, 9, 11), (3, 4, 5, 9, 11), (3, 4, 5, 10, 11), (6, 7, 8, 10, 11))
 HOLE_CHOICES = (2, 4)
 BETTING_CHOICES = (LIMIT, POT_LIMIT, NO_LIMIT)
-DEFAULT_STACK_BIG_BLINDS = 100
 MAX_BET_SIZES = 8
 LOW_QUALIFIER = 8
 
@@ -89,7 +95,7 @@ class ChowahaOptions:
         cap_heads_up: limit only: keep the cap with two players left.
         bet_sizes: pot- and no-limit: the sized bets, as fractions of the pot after
             calling, increasing (a list is accepted and stored as a tuple).
-        stack: chips per player; None: unlimited in limit, 100 big blinds otherwise.
+        stack: chips per player, default 100 big blinds; None: unlimited (limit only).
         hi_lo: high-low eight-or-better (False: high only).
         hole_cards: 2, or 4 (use exactly two).
         remaining_as_hole: share the 40 non-layout cards out equally as hole cards.
@@ -103,7 +109,7 @@ class ChowahaOptions:
     raise_cap: int | None = 4
     cap_heads_up: bool = False
     bet_sizes: tuple[float, ...] = (0.5, 1.0)
-    stack: int | None = None
+    stack: int | str | None = DEFAULT_STACK
     hi_lo: bool = True
     hole_cards: int = 2
     remaining_as_hole: bool = False
@@ -118,8 +124,9 @@ class ChowahaOptions:
         for name in ("cap_heads_up", "hi_lo", "remaining_as_hole"):
             check_bool(name, getattr(self, name))
         object.__setattr__(self, "bet_sizes", _checked_sizes(self.bet_sizes, self.betting))
+        resolve_stack(self, self.big_blind)
         if self.stack is None and self.betting != LIMIT:
-            object.__setattr__(self, "stack", DEFAULT_STACK_BIG_BLINDS * self.big_blind)
+            raise ValueError(f"option stack=None is not allowed with betting={self.betting!r}: give chips per seat")
         check_int("stack", self.stack, self.ante + self.big_blind, allow_none=True)
         check_choice("hole_cards", self.hole_cards, HOLE_CHOICES)
         if self.remaining_as_hole and self.hole_cards != 2:

@@ -38,7 +38,15 @@ from envs.engine.actions import DECLARE_ACTIONS, HIGH, LOW, action_names
 from envs.engine.betting import LIMIT, BetRules, Betting
 from envs.engine.events import Event
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
-from envs.engine.options import check_bool, check_button, check_choice, check_int, check_stack
+from envs.engine.options import (
+    DEFAULT_STACK,
+    check_bool,
+    check_button,
+    check_choice,
+    check_int,
+    check_stack,
+    resolve_stack,
+)
 from envs.engine.pots import Share
 from envs.engine.state import State, Step
 from envs.engine.steps import Ante, Declare, Showdown, seats_from_left_of_button
@@ -52,7 +60,12 @@ SWING_RULES = ("win_or_tie", "outright")
 
 @dataclass(frozen=True)
 class StudOptions:
-    """Options of the stud family (chips are integers; see RULES.md sections 1-3)."""
+    """Options of the stud family (chips are integers; see RULES.md sections 1-3).
+
+    ``stack``: chips per seat (one int, or one per seat); the default is 100 big bets;
+    ``None`` means unlimited chips (then, heads-up with no cap, a hand lasts as long as
+    both players keep raising).
+    """
 
     ante: int = 0
     bring_in: int | None = 1
@@ -62,7 +75,7 @@ class StudOptions:
     cap_heads_up: bool = False
     open_pair_big_bet: bool = False
     burn_cards: bool = False
-    stack: int | tuple[int, ...] | None = None
+    stack: int | tuple[int, ...] | str | None = DEFAULT_STACK
     low_qualifier: int | None = 8
     swing_rule: str = "win_or_tie"
     button: int | str = "rotate"
@@ -75,6 +88,7 @@ class StudOptions:
         check_int("raise_cap", self.raise_cap, 1, allow_none=True)
         for name in ("cap_heads_up", "open_pair_big_bet", "burn_cards"):
             check_bool(name, getattr(self, name))
+        resolve_stack(self, self.big_bet)
         check_stack(self.stack)
         check_int("low_qualifier", self.low_qualifier, 5, 13, allow_none=True)
         check_choice("swing_rule", self.swing_rule, SWING_RULES)

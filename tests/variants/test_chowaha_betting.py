@@ -3,6 +3,8 @@ raises after short all-ins, and side pots. Scripted hands with exact chips."""
 
 from __future__ import annotations
 
+import pytest
+
 from envs.engine.actions import CHECK_CALL, FOLD, RAISE, SIZED_BASE, action_names
 from envs.engine.betting import legal_raise_amounts
 from envs.engine.state import State
@@ -78,7 +80,7 @@ def test_limit_cap_lifted_heads_up_unless_cap_heads_up() -> None:
 def test_pot_limit_maximum_raise_arithmetic() -> None:
     """Blinds 1/2: the pot raise is the current bet plus the pot after calling."""
     st = new_hand(3, 0, HOLES3, betting="pot_limit")
-    assert st.stack == [200, 199, 198]  # stack=None: 100 big blinds
+    assert st.stack == [200, 199, 198]  # the default stack: 100 big blinds
     assert raises(st) == {RAISE: 4, BET_HALF: 4, BET_POT: 2 + (3 + 2)}
     st.apply(BET_POT)  # to 7: a raise of 5
     assert raises(st) == {RAISE: 7 + 5, BET_HALF: 7 + 8, BET_POT: 7 + (10 + 6)}
@@ -167,10 +169,13 @@ def test_sized_action_names_are_stable() -> None:
     assert make_game("chowaha", 2, betting="no_limit", bet_sizes=[0.33, 2]).options.bet_sizes == (0.33, 2.0)
 
 
-def test_big_bet_games_default_to_a_hundred_big_blinds() -> None:
+def test_stacks_default_to_a_hundred_big_blinds() -> None:
     assert make_game("chowaha", 2, betting="no_limit", big_blind=4, small_blind=2).options.stack == 400
     assert make_game("chowaha", 2, betting="pot_limit", stack=50).options.stack == 50
-    assert make_game("chowaha", 2).options.stack is None
+    assert make_game("chowaha", 2).options.stack == 200
+    assert make_game("chowaha", 2, stack=None).options.stack is None  # unlimited: limit only
+    with pytest.raises(ValueError, match="stack=None is not allowed with betting='no_limit'"):
+        make_game("chowaha", 2, betting="no_limit", stack=None)
 
 
 def test_everyone_all_in_preflop_runs_out_the_board() -> None:
