@@ -324,7 +324,7 @@ def test_option_errors_name_what_is_allowed() -> None:
         make_game("stud", 9)
     with pytest.raises(ValueError, match="open_pair_big_bet"):
         make_game("razz", 3, open_pair_big_bet=True)  # stud high only
-    with pytest.raises(ValueError, match="swing_rule='sometimes'.*'win_or_tie', 'outright'"):
+    with pytest.raises(ValueError, match=r"swing_rule='sometimes'.*'win_or_tie', 'outright'"):
         make_game("stud_hilo_declare", 3, swing_rule="sometimes")
     with pytest.raises(ValueError, match="unknown variant 'holdem'"):
         make_game("holdem", 3)
