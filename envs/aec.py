@@ -38,6 +38,7 @@ from envs.engine.state import State
 from envs.observation import Piece, Tracker, describe, docs_table
 from envs.variants import get_variant
 from envs.variants.base import Variant
+from envs.view import PublicView, public_view
 
 PieceBuilder = Callable[[Any], list[Piece]]
 
@@ -128,6 +129,11 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
+
+    def public_view(self, agent: str) -> PublicView:
+        """Structured view of what ``agent`` knows now (for bots that reason about cards)."""
+        assert self.state is not None, "call reset() first"
+        return public_view(self.state, self.agent_name_mapping[agent])
 
     def observation_table(self) -> str:
         """Markdown table of this env's observation layout."""

@@ -1,4 +1,5 @@
-"""No leaks: changing other players' hidden cards never changes a player's observation.
+"""No leaks: changing other players' hidden cards never changes a player's observation
+(the vector, and the structured view bots get).
 
 Play a hand with random legal actions and record every observation of one seat; then
 deal a deck in which every card that seat could not see (others' face-down cards,
@@ -37,7 +38,7 @@ def _play(env, deck, actions=None, seed=0, viewer=None):  # type: ignore[no-unty
     taken, seen = [], []
     i = 0
     while not raw.state.is_over:
-        seen.append([raw.observe(a)["observation"].copy() for a in raw.possible_agents])
+        seen.append([(raw.observe(a)["observation"].copy(), raw.public_view(a)) for a in raw.possible_agents])
         legal = raw.state.legal_actions()
         if actions is None:
             action = legal[int(rng.integers(len(legal)))]
@@ -82,7 +83,9 @@ def test_hidden_cards_do_not_leak(name: str, data: st.DataObject) -> None:
         other_deck = _resampled_deck(state, viewer, np.random.default_rng(seed + viewer + 1))
         _, seen_again, _ = _play(env, other_deck, actions, seed=seed, viewer=viewer)
         for step, (before, after) in enumerate(zip(seen, seen_again, strict=True)):
-            assert np.array_equal(before[viewer], after[viewer]), f"player_{viewer} saw a change at step {step}"
+            (obs, view), (obs_again, view_again) = before[viewer], after[viewer]
+            assert np.array_equal(obs, obs_again), f"player_{viewer}'s observation changed at step {step}"
+            assert view == view_again, f"player_{viewer}'s view changed at step {step}"
 
 
 def test_the_check_can_fail() -> None:
@@ -92,5 +95,6 @@ def test_the_check_can_fail() -> None:
     actions, seen, state = _play(env, deck, seed=1)
     other = _resampled_deck(state, 0, np.random.default_rng(2))
     _, seen_again, _ = _play(env, other, actions, seed=1)
-    changed = [not np.array_equal(a[1], b[1]) for a, b in zip(seen, seen_again, strict=True)]
+    changed = [not np.array_equal(a[1][0], b[1][0]) for a, b in zip(seen, seen_again, strict=True)]
     assert any(changed)  # player_1 sees its own (resampled) down cards
+    assert any(a[1][1] != b[1][1] for a, b in zip(seen, seen_again, strict=True))  # in its view too

@@ -1,0 +1,66 @@
+"""``agents.load(spec)``: one string names any bot.
+
+==================  ======================================================
+spec                bot
+==================  ======================================================
+``"random"``        :class:`~agents.base.RandomAgent`
+``"call"``          :class:`~agents.base.CallingStation`
+``"heuristic"``     :class:`~agents.heuristic.HeuristicAgent` (every variant)
+``path/to/x.pt``    a trained checkpoint (see ``agents.checkpoint``)
+``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
+==================  ======================================================
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from pathlib import Path
+from typing import Any
+
+from agents.base import CallingStation, Policy, RandomAgent
+
+BUILTIN = {"random": RandomAgent, "call": CallingStation}
+LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
+
+
+def _from_path(target: str, seed: int | None) -> Any:
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ValueError(f"cannot import module {module_name!r} for bot spec {target!r}: {err}") from err
+    try:
+        cls = getattr(module, attr)
+    except AttributeError:
+        raise ValueError(f"module {module_name!r} has no attribute {attr!r} (bot spec {target!r})") from None
+    if not callable(cls):
+        raise ValueError(f"bot spec {target!r} does not name a class or factory")
+    try:
+        accepts_seed = "seed" in inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # builtins have no inspectable signature
+        accepts_seed = False
+    bot = cls(seed=seed) if accepts_seed else cls()
+    if not isinstance(bot, Policy):
+        raise ValueError(f"{target!r} built {type(bot).__name__}, which has no act(observation, view) method")
+    return bot
+
+
+def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
+    """A bot from a spec string (or a bot, returned as is)."""
+    if not isinstance(spec, str):
+        if isinstance(spec, Policy):
+            return spec
+        raise ValueError(f"a bot spec must be a string or a bot with act(), got {type(spec).__name__}")
+    if spec in BUILTIN:
+        return BUILTIN[spec](seed=seed)
+    if spec in LAZY:
+        return _from_path(LAZY[spec], seed)
+    if spec.endswith((".pt", ".pth")) or Path(spec).is_file():
+        from agents.checkpoint import load_agent
+
+        return load_agent(spec, seed=seed, **kwargs)
+    if ":" in spec:
+        return _from_path(spec, seed)
+    known = ", ".join([*BUILTIN, *LAZY, "a checkpoint path", "module:Class"])
+    raise ValueError(f"unknown bot spec {spec!r}; use one of: {known}")
