@@ -47,7 +47,7 @@ class Agent(ABC):
         """Many tables at once (override for batched inference)."""
         return [self.act(o, v) for o, v in zip(observations, views, strict=True)]
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 (optional hook, empty by default)
         """A new hand (or game) starts."""
 
     def seed(self, seed: int | None) -> None:

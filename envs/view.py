@@ -125,7 +125,8 @@ def public_view(st: State, seat: int, legal_names: tuple[str, ...] | None = None
     names = legal_names if legal_names is not None else tuple(game.action_names[a] for a in legal)
     up_cards = tuple(tuple(c for c, u in zip(st.cards[s], st.up[s], strict=True) if u) for s in range(st.n))
     labels = tuple(e.text for e in st.events if e.kind == "community")
-    extra = FAMILY_EXTRAS.get(game.variant.family, lambda s, i: {})(st, seat)
+    family_extra = FAMILY_EXTRAS.get(game.variant.family)
+    extra = family_extra(st, seat) if family_extra is not None else {}
     return PublicView(
         variant=game.name,
         num_players=st.n,
