@@ -36,7 +36,8 @@ def playthrough(name: str, seed: int = 2026) -> str:
         legal = np.flatnonzero(obs["action_mask"]).tolist()
         weights = np.array([0.05 if a == 0 else 1.0 for a in legal])  # rarely fold: reach showdowns
         action = legal[int(rng.choice(len(legal), p=weights / weights.sum()))]
-        lines.append(f"--- {agent} to act; legal: {[env.action_names[a] for a in legal]}; plays {env.action_names[action]}")
+        names = [env.action_names[a] for a in legal]
+        lines.append(f"--- {agent} to act; legal: {names}; plays {env.action_names[action]}")
         lines.append(env.describe_observation(obs["observation"]))
         env.step(action)
     lines.append("=== history")
