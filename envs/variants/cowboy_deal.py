@@ -340,11 +340,12 @@ class DrawRound(Step):
         assert seat is not None
         count = (action - DRAW_BASE).bit_count()
         st.extra["drawn"][seat] = count
-        st.log(Event("draw", seat=seat, action=action, amount=count, text=draw_text(count)))
+        # Public: how many cards. Which positions (the action) stays in the secret event.
+        st.log(Event("draw", seat=seat, amount=count, text=draw_text(count)))
         if count:
             kept, discards = split_hand(st.cards[seat], action)
             text = f"discards {format_cards(discards)}"
-            st.log(Event("draw", seat=seat, cards=tuple(discards), text=text, secret=True))
+            st.log(Event("draw", seat=seat, action=action, cards=tuple(discards), text=text, secret=True))
             st.cards[seat] = replace_discards(st, kept, discards, seat)
 
     def finish(self, st: State) -> int | None:
@@ -372,10 +373,10 @@ class DummyDraw(Step):
         seat = st.extra["dummy_chooser"]
         count = (action - DRAW_BASE).bit_count()
         st.extra["dummy_drawn"] = count
-        st.log(Event("dummy", seat=seat, action=action, amount=count, text=f"{draw_text(count)} for the dummy"))
+        st.log(Event("dummy", seat=seat, amount=count, text=f"{draw_text(count)} for the dummy"))
         if count:
             kept, discards = split_hand(st.piles[DUMMY], action)
             hand = replace_discards(st, kept, discards, -1)
             st.piles[DUMMY] = hand
             text = f"discards {format_cards(discards)} from the dummy, which now holds {format_cards(hand)}"
-            st.log(Event("dummy", seat=seat, cards=tuple(discards), text=text, secret=True))
+            st.log(Event("dummy", seat=seat, action=action, cards=tuple(discards), text=text, secret=True))

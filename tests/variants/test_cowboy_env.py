@@ -52,13 +52,13 @@ def _play(env: Any, deck: list[int], seed: int, choose: Callable[[State, int], i
     moves: list[Move] = []
     seen = []
     while not raw.state.is_over:
-        seen.append([raw.observe(a)["observation"] for a in raw.possible_agents])
+        seen.append([(raw.observe(a)["observation"], raw.public_view(a)) for a in raw.possible_agents])
         state = raw.state
         action = choose(state, len(moves))
         discards = tuple(split_hand(_drawing_hand(state), action)[1]) if _is_draw(action) else ()
         moves.append((state.current_seat, action, discards))
         env.step(action)
-    seen.append([raw.observe(a)["observation"] for a in raw.possible_agents])
+    seen.append([(raw.observe(a)["observation"], raw.public_view(a)) for a in raw.possible_agents])
     return moves, seen
 
 
@@ -84,7 +84,8 @@ def _relabelling(hidden: set[int], rng: np.random.Generator, aces_apart: bool) -
 
 
 def first_leak(env: Any, seed: int) -> tuple[int, int] | None:
-    """(viewer, step) of the first observation that changed under relabelling, or None."""
+    """(viewer, step) of the first observation or structured view that changed under
+    relabelling, or None."""
     rng = np.random.default_rng(seed)
     deck = rng.permutation(52).tolist()
     moves, seen = _play(env, deck, seed, lambda s, i: (legal := s.legal_actions())[int(rng.integers(len(legal)))])
@@ -105,7 +106,8 @@ def first_leak(env: Any, seed: int) -> tuple[int, int] | None:
 
         _, again = _play(env, [sigma[c] for c in deck], seed, translate)
         for step, (before, after) in enumerate(zip(seen, again, strict=True)):
-            if not np.array_equal(before[viewer], after[viewer]):
+            (obs, view), (obs_again, view_again) = before[viewer], after[viewer]
+            if not np.array_equal(obs, obs_again) or view != view_again:
                 return viewer, step
     return None
 
