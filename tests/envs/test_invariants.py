@@ -57,7 +57,8 @@ def test_random_play_invariants(name: str, data: st.DataObject) -> None:
     state = play_random(name, n, dict(options), seed, check, button)
     payoffs = state.payoffs()
     assert sum(payoffs) == 0
-    assert abs(sum(state.rewards())) < 1e-9
+    rewards = state.rewards()
+    assert abs(sum(rewards)) <= 1e-9 * max(1.0, sum(abs(r) for r in rewards))  # floats of huge Cowboy pots
     assert sum(state.won) == sum(state.committed) + state.extra.get("carry_in", 0) or name.startswith("cow")
     replayed = HandRecord.from_json(HandRecord.of(state).to_json()).replay()
     assert replayed.payoffs() == payoffs
