@@ -30,3 +30,17 @@ def env_ids() -> list[str]:
     from envs.registry import ENV_SPECS
 
     return [spec.env_id for spec in ENV_SPECS.values()]
+
+
+def gym_ids() -> list[str]:
+    """Every registered Gymnasium id (``DealersChoice/Stud-v0`` ...)."""
+    from envs.gym_registry import gym_ids as _gym_ids
+
+    return _gym_ids()
+
+
+# Gymnasium 1.x finds ids only in its registry, so importing the package registers them
+# (cheap: string entry points, nothing built; idempotent). See envs/gym_registry.py.
+from envs.gym_registry import register_gymnasium_envs  # noqa: E402
+
+register_gymnasium_envs()
