@@ -2,8 +2,8 @@
 
 The ids are derived from :data:`envs.registry.ENV_SPECS`, so a variant added there is
 registered with Gymnasium too. ``import envs`` calls :func:`register_gymnasium_envs`
-because Gymnasium has no plugin hook in 1.x: ``gymnasium.make`` can only find ids that
-some import has written into its registry. Registering is cheap (nine dict entries
+because Gymnasium 1.x loads no plugins from package entry points: ``gymnasium.make``
+only finds ids that some import has written into its registry. Registering is cheap (nine dict entries
 with *string* entry points: nothing is built or imported until ``gymnasium.make``)
 and idempotent (an id already registered with the same entry point and kwargs is left
 alone, so re-importing or calling it again never triggers Gymnasium's "overriding"
