@@ -181,6 +181,8 @@ def test_learner_wins_when_the_opponent_folds() -> None:
     _, reward, terminated, truncated, _ = env.step(RAISE)
     assert (reward, terminated, truncated) == (0.25, True, False)
     assert [e for e in env.unwrapped.aec.state.events if e.kind == "action"][-1].text.startswith("folds")
+    with pytest.raises(RuntimeError, match=r"the episode is over: call reset\(\) before step\(\)"):
+        env.step(CHECK_CALL)
 
 
 def test_rewards_sum_to_the_learners_aec_result() -> None:
