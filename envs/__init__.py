@@ -1,7 +1,9 @@
 """Dealer's Choice: poker variants as multi-agent reinforcement-learning environments.
 
 ``envs.make("cowpie", num_players=3, ante=1)`` builds any variant's PettingZoo AEC
-environment; ``envs.stud_v0.env()`` and friends are the per-variant modules.
+environment; ``envs.stud_v0.env()`` and friends are the per-variant modules. Importing
+the package registers the single-agent Gymnasium ids (``DealersChoice/Cowpie-v0`` ...,
+see ``docs/gymnasium.md``).
 """
 
 from __future__ import annotations
