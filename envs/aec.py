@@ -72,6 +72,17 @@ class HandHistoryView:
         """The raw event log."""
         return self.state.events
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The live state holds closures and cannot be pickled; its replay record can, and
+        # replaying it rebuilds the identical state. Infos then cross process boundaries
+        # (Gymnasium's AsyncVectorEnv, multiprocessing collectors).
+        return (_replayed_history, (self.record, self.viewer))
+
+
+def _replayed_history(record: HandRecord, viewer: int | None) -> HandHistoryView:
+    """Unpickle a :class:`HandHistoryView` by replaying its record."""
+    return HandHistoryView(record.replay(), viewer)
+
 
 class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
     """A PettingZoo AEC environment for one variant (see ``envs.make``)."""
