@@ -45,7 +45,7 @@ def section(name: str) -> list[str]:
     lines = [f"## {variant.title} (`{spec.env_id}`)", ""]
     lines += [f"Players: {variant.seats[0]} to {variant.seats[1]}. {variant.rules}", ""]
     lines += ["```text", doc, "```", ""]
-    lines += ["Options (defaults after validation):", ""] + _options_table(env.game) + [""]
+    lines += ["Options (defaults after validation):", "", *_options_table(env.game), ""]
     names = ", ".join(f"{i} `{a}`" for i, a in enumerate(env.action_names))
     lines += [f"Actions (`Discrete({env.game.num_actions})`): {names}.", ""]
     lines += [f"Observation layout with {n} players:", "", env.observation_table(), ""]
@@ -74,7 +74,7 @@ def render() -> str:
     toc = [f"- [{name}](#{name})" for name in ENV_SPECS]
     body: list[str] = []
     for name in ENV_SPECS:
-        body += [f'<a id="{name}"></a>', ""] + section(name)
+        body += [f'<a id="{name}"></a>', "", *section(name)]
     return "\n".join([*head, *toc, "", *body]).rstrip() + "\n"
 
 
