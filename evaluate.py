@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.arena import SEATINGS, MatchResult, lineups, per_hands, unit_name
+from agents.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
 from agents.cli import help_texts, parse_options
 from agents.histories import HistoryWriter
 from agents.loading import load
@@ -37,6 +37,7 @@ from agents.report import clean, format_table, write_csv, write_json, write_plot
 from agents.runner import HISTORY_FORMATS, MatchSpec, auto_workers, play_matches
 from agents.stats import (
     BotSummary,
+    PairSummary,
     bot_mix,
     pair_matrix,
     seat_hands,
@@ -143,7 +144,7 @@ def evaluate(config: EvalConfig) -> dict[str, Any]:
         out.mkdir(parents=True, exist_ok=True)
     writer = HistoryWriter(out, config.histories, names) if out is not None and config.histories else None
     try:
-        sink = (lambda i, spec, hands: writer(i, spec, hands, groups[i])) if writer else None
+        sink = None if writer is None else writer.sink(groups)
         results = play_matches(specs, config.deals, workers=workers, progress=config.progress, on_histories=sink)
     finally:
         if writer is not None:
@@ -178,7 +179,7 @@ def _header(config: EvalConfig, env: Any, names: list[str], specs: list[MatchSpe
         "seating": config.seating,
         "unit": unit,
         "per": per,
-        "rate_label": MatchResult([], [], 0, unit, per).rate_label,
+        "rate_label": rate_label(unit, per),
     }
 
 
@@ -200,49 +201,47 @@ def _bot_row(s: BotSummary) -> dict[str, Any]:
 def _tournament(
     config: EvalConfig, results: list[MatchResult], pairs: list[tuple[int, int]], names: list[str]
 ) -> dict[str, Any]:
-    k = len(config.bots)
+    """Ratings per bot, both directions of every pair, and the matrix."""
     summaries = [summarize_pair(r, a, b) for r, (a, b) in zip(results, pairs, strict=True)]
-    per = results[0].per
+    k, per = len(config.bots), results[0].per
     ratings = rate({(p.a, p.b): p.sets for p in summaries}, k, scale=per, bootstrap=config.bootstrap, seed=config.seed)
     rows = []
-    for b in range(k):
+    for b, g in enumerate(ratings):
         played = [(r, pair.index(b)) for r, pair in zip(results, pairs, strict=True) if b in pair]
-        g = ratings[b]
         rows.append(
             {
                 "name": names[b],
                 "spec": config.bots[b],
-                "elo": g.elo,
-                "elo_low": g.elo_low,
-                "elo_high": g.elo_high,
-                "mean": g.field,
-                "ci_low": g.field_low,
-                "ci_high": g.field_high,
-                "sets": config.deals,
+                **{"elo": g.elo, "elo_low": g.elo_low, "elo_high": g.elo_high},
+                **{"mean": g.field, "ci_low": g.field_low, "ci_high": g.field_high, "sets": config.deals},
                 "win_rate": win_rate(played),
                 "seat_hands": sum(seat_hands(r, i) for r, i in played),
                 "mix": bot_mix(played),
             }
         )
-    pair_rows = []
-    for p in summaries:
-        for bot, opp, sign, wins in ((p.a, p.b, 1, p.set_win_rate), (p.b, p.a, -1, 1 - p.set_win_rate)):
-            mean = sign * p.result.mean
-            pair_rows.append(
-                {
-                    "bot": names[bot],
-                    "opponent": names[opp],
-                    "mean": mean,
-                    "half_width": p.result.half_width,
-                    "ci_low": mean - p.result.half_width,
-                    "ci_high": mean + p.result.half_width,
-                    "sets": p.result.n,
-                    "set_win_rate": wins,
-                }
-            )
     mean, half = pair_matrix(summaries, k)
-    matrix = {"mean": mean.tolist(), "half_width": half.tolist()}  # NaN diagonal: null in JSON
-    return {"bots_summary": rows, "pairs": pair_rows, "matrix": matrix, "bootstrap": config.bootstrap}
+    return {
+        "bots_summary": rows,
+        "pairs": [row for p in summaries for row in _pair_rows(p, names)],
+        "matrix": {"mean": mean.tolist(), "half_width": half.tolist()},  # NaN diagonal: null in JSON
+        "bootstrap": config.bootstrap,
+    }
+
+
+def _pair_rows(p: PairSummary, names: list[str]) -> list[dict[str, Any]]:
+    """A pair's result from each side (b's result is a's negated)."""
+    rows = []
+    for bot, opp, sign, wins in ((p.a, p.b, 1, p.set_win_rate), (p.b, p.a, -1, 1 - p.set_win_rate)):
+        mean, half = sign * p.result.mean, p.result.half_width
+        rows.append(
+            {
+                "bot": names[bot],
+                "opponent": names[opp],
+                **{"mean": mean, "half_width": half, "ci_low": mean - half, "ci_high": mean + half},
+                **{"sets": p.result.n, "set_win_rate": wins},
+            }
+        )
+    return rows
 
 
 # ----------------------------------------------------------------------- CLI

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,11 +87,24 @@ class MatchResult:
     sets: int
     unit_name: str
     per: int = 100  # results are quoted per this many hands (1: per Cowboy game)
+    mix_totals: list[Counter[str]] = field(default_factory=list)  # per bot, when hands' mixes were summed
+
+    def fold_mix(self, keep_decisions: bool = False) -> None:
+        """Sum the hands' decision counters per bot into ``mix_totals`` and drop them
+        (and, unless kept, the per-hand decision lists): long matches stay small."""
+        totals: list[Counter[str]] = [Counter() for _ in self.names]
+        for h in self.hands:
+            for seat, counter in enumerate(h.mix):
+                totals[h.lineup[seat]].update(counter)
+            h.mix = []
+            if not keep_decisions:
+                h.decisions = []
+        self.mix_totals = totals
 
     @property
     def rate_label(self) -> str:
         """``"big bets per 100 hands"``, ``"antes per game"``..."""
-        return f"{self.unit_name} per game" if self.per == 1 else f"{self.unit_name} per {self.per} hands"
+        return rate_label(self.unit_name, self.per)
 
     @classmethod
     def merge(cls, parts: Sequence[MatchResult]) -> MatchResult:
@@ -100,7 +114,10 @@ class MatchResult:
         first = parts[0]
         hands = sorted((h for p in parts for h in p.hands), key=lambda h: (h.deal, h.rotation))
         sets = len({h.deal for h in hands})
-        return cls(names=list(first.names), hands=hands, sets=sets, unit_name=first.unit_name, per=first.per)
+        merged = cls(names=list(first.names), hands=hands, sets=sets, unit_name=first.unit_name, per=first.per)
+        if all(p.mix_totals for p in parts):
+            merged.mix_totals = [sum((p.mix_totals[b] for p in parts), Counter()) for b in range(len(first.names))]
+        return merged
 
     def per_set(self) -> np.ndarray:
         """(sets, bots): each bot's mean result per seat-hand in each duplicate set."""
@@ -241,6 +258,11 @@ def run_match(
 def unit_name(env: DealersChoiceEnv) -> str:
     """What one reward unit is in this variant."""
     return {"cowboy": "antes", "chowaha": "big blinds"}.get(env.variant.family, "big bets")
+
+
+def rate_label(unit: str, per: int) -> str:
+    """How results are quoted: ``"big bets per 100 hands"``, ``"antes per game"``."""
+    return f"{unit} per game" if per == 1 else f"{unit} per {per} hands"
 
 
 def per_hands(env: DealersChoiceEnv) -> int:

@@ -10,7 +10,7 @@ one JSON object per hand with the same facts and ``record``, the fields of
 
     for line in open("hands.jsonl"):
         row = json.loads(line)
-        state = HandRecord(**{**row["record"], "decisions": [tuple(d) for d in row["record"]["decisions"]]}).replay()
+        state = HandRecord.from_json(json.dumps(row["record"])).replay()  # same payoffs as row["rewards"]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import IO
 
 from agents.arena import HandRecordLite
-from agents.runner import MatchSpec
+from agents.runner import HistorySink, MatchSpec
 
 
 class HistoryWriter:
@@ -58,6 +58,10 @@ class HistoryWriter:
                     "record": hand.history.record,
                 }
                 self.json.write(json.dumps(row) + "\n")
+
+    def sink(self, groups: list[list[int]]) -> HistorySink:
+        """The callback for ``play_matches``: match ``i`` plays the field's bots ``groups[i]``."""
+        return lambda index, spec, hands: self(index, spec, hands, groups[index])
 
     def close(self) -> None:
         """Flush and close the files."""

@@ -47,7 +47,8 @@ class MatchSpec:
     seed: int = 0
     duplicate: bool = True
     seating: str = "rotate"
-    record_decisions: bool = True
+    record_decisions: bool = True  # the decision mix (summed per bot: see MatchResult.fold_mix)
+    keep_decisions: bool = False  # also keep each hand's list of decisions
     histories: str | None = None  # None, "text", "json" or "both"
 
     def hands_per_deal(self) -> int:
@@ -107,6 +108,8 @@ def play_chunk(job: Job, on_hand: Callable[[HandRecordLite], None] | None = None
         seating=spec.seating,
     )
     result.names = [b if isinstance(b, str) else name for b, name in zip(spec.bots, result.names, strict=True)]
+    if spec.record_decisions:
+        result.fold_mix(spec.keep_decisions)
     return index, result
 
 
@@ -171,7 +174,7 @@ def play_matches(
     return [MatchResult.merge(p) for p in parts]
 
 
-def _results(jobs: list[Job], workers: int, bar: tqdm) -> Iterator[tuple[int, MatchResult]]:  # type: ignore[type-arg]
+def _results(jobs: list[Job], workers: int, bar: tqdm) -> Iterator[tuple[int, MatchResult]]:
     """Chunk results in job order: here hand by hand, or from a pool chunk by chunk."""
     if workers == 1:
         for job in jobs:

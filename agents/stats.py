@@ -71,8 +71,14 @@ def seat_hands(result: MatchResult, bot: int) -> int:
 
 
 def bot_mix(results: Sequence[tuple[MatchResult, int]]) -> dict[str, float]:
-    """Decision-mix rates of one bot over several matches (``(match, bot index)``)."""
-    counters = [h.mix[s] for r, bot in results for h in r.hands if h.mix for s, b in enumerate(h.lineup) if b == bot]
+    """Decision-mix rates of one bot over several matches (``(match, bot index)``),
+    from the summed counters where the runner folded them, else from every hand."""
+    counters: list[Counter[str]] = []
+    for r, bot in results:
+        if r.mix_totals:
+            counters.append(r.mix_totals[bot])
+        else:
+            counters += [h.mix[s] for h in r.hands if h.mix for s, b in enumerate(h.lineup) if b == bot]
     return summarize(total(counters))
 
 

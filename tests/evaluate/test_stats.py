@@ -11,7 +11,7 @@ import pytest
 from agents.arena import HandRecordLite, MatchResult, mean_ci, run_match
 from agents.cli import parse_options, parse_value
 from agents.mix import summarize, total
-from agents.stats import pair_matrix, summarize_pair, unique_names
+from agents.stats import bot_mix, pair_matrix, summarize_pair, unique_names
 
 
 def test_mean_ci_against_a_hand_computed_case() -> None:
@@ -96,6 +96,15 @@ def test_calling_station_mix() -> None:
     assert 0 < call["vpip"] <= 1 and 0 < call["showdown"] <= 1
     assert rand["fold"] > 0 and rand["aggression_freq"] > 0
     assert "declare_low" not in call and "stay" not in call  # nothing to declare or stay in stud
+
+
+def test_folded_mix_totals_match_the_per_hand_counts() -> None:
+    result = run_match("razz", ["call", "random", "random"], deals=15, seed=9, record_decisions=True)
+    per_hand = [bot_mix([(result, b)]) for b in range(3)]
+    result.fold_mix()
+    assert all(not h.mix and not h.decisions for h in result.hands)
+    assert [bot_mix([(result, b)]) for b in range(3)] == per_hand
+    assert result.mix_totals[0]["hands"] == 15 * 3
 
 
 def test_mix_counts_follow_the_event_log() -> None:
