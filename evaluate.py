@@ -73,7 +73,7 @@ class EvalConfig:
     tournament: bool = False
     """Round robin: every pair of bots plays its own match; adds ratings and a matrix."""
     workers: int = 0
-    """Processes; 0 picks all available cores (at most one per 100 deals). Results do not depend on it."""
+    """Processes; 0 picks all available cores (at most one per 500 deals). Results do not depend on it."""
     bootstrap: int = 1000
     """Bootstrap resamples for the ratings' intervals (tournament)."""
     out: str | None = None
@@ -270,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rotate: every rotation of the lineup; permute: every ordering of it (default rotate)")  # fmt: skip
     add("-t", "--tournament", action="store_true", help="round robin: every pair, ratings and a matrix")
     add("-w", "--workers", type=int, default=0,
-        help="processes (default 0: all cores, one per 100 deals at most); results do not change")  # fmt: skip
+        help="processes (default 0: all cores, at most one per 500 deals); results do not change")  # fmt: skip
     add("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals (default 1000)")
     add("--out", default=None, help="output directory (default runs/evaluate/<variant>-<time>)")
     add("--no-files", action="store_true", help="print the table only; write no files")

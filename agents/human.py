@@ -64,7 +64,7 @@ def table_text(view: PublicView, names: Sequence[str], title: str, draw: Cards, 
         where = f"deal {view.extra['deal']}, {view.extra['phase']}"
     else:  # the latest street or phase (Cowpie's split has no street of its own)
         where = next((e.text for e in reversed(view.events) if e.kind == "street"), view.street_label)
-    lines = [f"--- {title} | {where} | pot {view.pot} chips = {view.pot / view.unit:g} {unit} ---"]
+    lines = [f"--- {title} | {where} | pot {view.pot} chip{'' if view.pot == 1 else 's'} = {view.pot / view.unit:g} {unit} ---"]
     if view.community:
         lines.append("community: " + _community(view, draw))
     for seat in range(view.num_players):

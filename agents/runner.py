@@ -131,9 +131,9 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def auto_workers(total_deals: int, min_deals: int = 100) -> int:
-    """All available cores, but no more than one per ``min_deals`` deals (starting a
-    worker costs about a second)."""
+def auto_workers(total_deals: int, min_deals: int = 500) -> int:
+    """All available cores, but no more than one per ``min_deals`` deals: starting a
+    worker costs about half a second, about what it takes to play 500 deals."""
     return max(1, min(available_cores(), total_deals // min_deals))
 
 
