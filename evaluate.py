@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     try:
         config = config_from_args(argv)
         report = evaluate(config)
-    except ValueError as err:
+    except (ValueError, OSError) as err:  # bad input, or a checkpoint file that cannot be read
         print(f"evaluate.py: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
     print(format_table(report))

@@ -29,9 +29,11 @@ from agents.arena import unit_name
 from agents.cli import help_texts, parse_options
 from agents.human import Cards, Prompt, Quit, options_for, table_text
 from agents.loading import load
+from agents.stats import unique_names
 from envs.aec import DealersChoiceEnv
 from envs.engine.history import hand_history
-from envs.registry import make_raw
+from envs.registry import ENV_SPECS, get_spec, make_raw
+from envs.variants import get_variant
 
 
 @dataclass
@@ -43,7 +45,7 @@ class PlayConfig:
     bots: tuple[str, ...] = ("call",)
     """Bots in the other seats, in seat order after yours (cycled if --players is larger)."""
     num_players: int | None = None
-    """Seats; default: you plus one per bot."""
+    """Seats; default: you plus one per bot (at least the variant's minimum, bots cycled)."""
     seat: int = 0
     """Your seat (``player_<seat>``)."""
     hands: int | None = None
@@ -60,14 +62,18 @@ class Table:
     """One session: the env, the bots, the person's prompt and the running score."""
 
     def __init__(self, config: PlayConfig, prompt: Prompt) -> None:
-        n = config.num_players or 1 + len(config.bots)
+        n = config.num_players or max(1 + len(config.bots), get_variant(get_spec(config.variant).variant).seats[0])
         self.config = config
         self.env: DealersChoiceEnv = make_raw(config.variant, n, **config.options)
         if not 0 <= config.seat < n:
             raise ValueError(f"seat={config.seat} is not allowed: expected 0..{n - 1}")
+        if config.hands is not None and config.hands < 1:
+            raise ValueError(f"hands={config.hands} is not allowed: expected at least 1 (or none: ask after each)")
+        if not config.bots:
+            raise ValueError("give at least one bot spec (--bots)")
         others = [config.bots[i % len(config.bots)] for i in range(n - 1)]
         specs = [*others[: config.seat], "you", *others[config.seat :]]
-        self.names = specs
+        self.names = unique_names(specs)
         self.bots = {s: load(spec) for s, spec in enumerate(specs) if s != config.seat}
         self.prompt = prompt
         self.draw = Cards(color=config.color)
@@ -162,11 +168,16 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "variant", help="stud, razz, stud_hilo, stud_hilo_declare, cowpie, cowboy, cowgirl, cowpattie, chowaha"
-    )
+    p.add_argument("variant", help="variant or env id: " + ", ".join(ENV_SPECS))
     p.add_argument("--bots", nargs="+", default=["call"], help="bots in the other seats (default: call)")
-    p.add_argument("-p", "--players", dest="num_players", type=int, default=None, help="seats (default 1 + bots)")
+    p.add_argument(
+        "-p",
+        "--players",
+        dest="num_players",
+        type=int,
+        default=None,
+        help="seats (default: you + one per bot, at least the variant's minimum)",
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("-n", "--hands", type=int, default=None, help="hands to play (default: ask after each)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="variant option")
@@ -193,7 +204,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
             color=color,
         )
         table = Table(config, Prompt(stdin, stdout))  # bad variant, options, seat or bots fail here
-    except ValueError as err:
+    except (ValueError, OSError) as err:  # bad input, or a checkpoint file that cannot be read
         print(f"play.py: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
     return session(table)

@@ -116,7 +116,10 @@ class MatchResult:
         sets = len({h.deal for h in hands})
         merged = cls(names=list(first.names), hands=hands, sets=sets, unit_name=first.unit_name, per=first.per)
         if all(p.mix_totals for p in parts):
-            merged.mix_totals = [sum((p.mix_totals[b] for p in parts), Counter()) for b in range(len(first.names))]
+            merged.mix_totals = [Counter() for _ in first.names]
+            for p in parts:
+                for total, counts in zip(merged.mix_totals, p.mix_totals, strict=True):
+                    total.update(counts)
         return merged
 
     def per_set(self) -> np.ndarray:

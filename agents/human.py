@@ -64,7 +64,8 @@ def table_text(view: PublicView, names: Sequence[str], title: str, draw: Cards, 
         where = f"deal {view.extra['deal']}, {view.extra['phase']}"
     else:  # the latest street or phase (Cowpie's split has no street of its own)
         where = next((e.text for e in reversed(view.events) if e.kind == "street"), view.street_label)
-    lines = [f"--- {title} | {where} | pot {view.pot} chip{'' if view.pot == 1 else 's'} = {view.pot / view.unit:g} {unit} ---"]
+    chips = f"{view.pot} chip{'' if view.pot == 1 else 's'}"
+    lines = [f"--- {title} | {where} | pot {chips} = {view.pot / view.unit:g} {unit} ---"]
     if view.community:
         lines.append("community: " + _community(view, draw))
     for seat in range(view.num_players):
@@ -102,7 +103,8 @@ def _seat_line(view: PublicView, seat: int, names: Sequence[str], draw: Cards) -
 
 
 def _down_count(view: PublicView, seat: int) -> int:
-    """Face-down cards the seat holds now (dealt down, less any it has shown or drawn)."""
+    """Face-down cards another seat holds now, drawn as ``??`` (the view has their
+    number, never their faces)."""
     if "phase" in view.extra:  # Cowboy: five cards each deal, all face down
         return 0 if view.folded[seat] else 5
     return sum(1 for e in view.events if e.kind == "deal" and e.seat == seat and not e.up)

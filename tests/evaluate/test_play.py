@@ -92,6 +92,11 @@ def test_chowaha_layout_is_drawn() -> None:
     assert "community: top flop" in out and "river" in out
 
 
+def test_the_table_is_filled_to_the_variant_minimum() -> None:
+    _, out = _run(["cowpattie", "--seed", "1"], ["q"])
+    assert "player_0 you, player_1 call, player_2 call#2" in out
+
+
 def test_a_whole_cowboy_game() -> None:
     argv = ["cowboy", "--bots", "call", "random", "--seed", "5", "--hands", "1", "-o", "max_deals=5"]
     results, out = _run(argv, _cycle(["stay", "pat", "high"], 600))
@@ -104,6 +109,8 @@ def test_bad_command_lines(capsys: pytest.CaptureFixture[str]) -> None:
         (["stud", "--seat", "5"], "seat=5 is not allowed"),
         (["stud", "-o", "ante=x"], "ante='x' is not allowed"),
         (["stud", "--bots", "nobody"], "unknown bot spec"),
+        (["stud", "--hands", "0"], "hands=0 is not allowed"),
+        (["cowboy", "-p", "2"], "num_players=2 is not allowed"),
     ):
         with pytest.raises(SystemExit):
             play.main(argv, stdin=io.StringIO(""), stdout=io.StringIO())
