@@ -6,14 +6,18 @@ the luck of the deal cancels. Results are counted per *duplicate set* (one deal,
 rotations); sets are independent, so the 95% confidence interval of a bot's mean
 result is ``1.96 * sd / sqrt(sets)`` over the per-set means.
 
-A lineup of k bots at an n-seat table places bot ``i % k`` in seat ``i``; results are
-per seat-hand, in the variant's unit (big bets, big blinds, or antes for the Cowboy
-games, where one "hand" is a whole game).
+A lineup of k bots at an n-seat table places bot ``(i + shift) % k`` in seat ``i``;
+when k does not divide n every shift is played (two bots at three seats: A-B-A and
+B-A-B), so that each bot holds as many seat-hands as every other. Results are per
+seat-hand, in the variant's unit (big bets, big blinds, or antes for the Cowboy games,
+where one "hand" is a whole game and results are quoted per game, not per 100).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +26,7 @@ import numpy as np
 
 from agents.base import Policy, describe
 from agents.loading import load
+from agents.mix import decision_mix
 from envs.aec import DealersChoiceEnv
 from envs.registry import make_raw
 
@@ -70,6 +75,7 @@ class HandRecordLite:
     rewards: list[float]  # per seat, reward units
     decisions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action name, street)
     history: Any = None
+    mix: list[Any] = field(default_factory=list)  # per seat: Counter of decisions (agents.mix)
 
 
 @dataclass
@@ -80,6 +86,41 @@ class MatchResult:
     hands: list[HandRecordLite]
     sets: int
     unit_name: str
+    per: int = 100  # results are quoted per this many hands (1: per Cowboy game)
+    mix_totals: list[Counter[str]] = field(default_factory=list)  # per bot, when hands' mixes were summed
+
+    def fold_mix(self, keep_decisions: bool = False) -> None:
+        """Sum the hands' decision counters per bot into ``mix_totals`` and drop them
+        (and, unless kept, the per-hand decision lists): long matches stay small."""
+        totals: list[Counter[str]] = [Counter() for _ in self.names]
+        for h in self.hands:
+            for seat, counter in enumerate(h.mix):
+                totals[h.lineup[seat]].update(counter)
+            h.mix = []
+            if not keep_decisions:
+                h.decisions = []
+        self.mix_totals = totals
+
+    @property
+    def rate_label(self) -> str:
+        """``"big bets per 100 hands"``, ``"antes per game"``..."""
+        return rate_label(self.unit_name, self.per)
+
+    @classmethod
+    def merge(cls, parts: Sequence[MatchResult]) -> MatchResult:
+        """One result from matches over disjoint deal ranges (in deal order)."""
+        if not parts:
+            raise ValueError("nothing to merge: no match results")
+        first = parts[0]
+        hands = sorted((h for p in parts for h in p.hands), key=lambda h: (h.deal, h.rotation))
+        sets = len({h.deal for h in hands})
+        merged = cls(names=list(first.names), hands=hands, sets=sets, unit_name=first.unit_name, per=first.per)
+        if all(p.mix_totals for p in parts):
+            merged.mix_totals = [Counter() for _ in first.names]
+            for p in parts:
+                for total, counts in zip(merged.mix_totals, p.mix_totals, strict=True):
+                    total.update(counts)
+        return merged
 
     def per_set(self) -> np.ndarray:
         """(sets, bots): each bot's mean result per seat-hand in each duplicate set."""
@@ -93,8 +134,10 @@ class MatchResult:
                 counts[rows[h.deal], bot] += 1
         return totals / np.maximum(counts, 1)
 
-    def result(self, bot: int, scale: float = 100.0) -> Stat:
-        """Mean result of a bot per 100 seat-hands (``scale``), with its 95% CI."""
+    def result(self, bot: int, scale: float | None = None) -> Stat:
+        """Mean result of a bot per ``scale`` seat-hands (default ``per``: 100 hands, or
+        one Cowboy game), with its 95% CI over duplicate sets."""
+        scale = self.per if scale is None else scale
         stat = mean_ci(self.per_set()[:, bot].tolist())
         return Stat(stat.mean * scale, stat.half_width * scale, stat.n)
 
@@ -104,12 +147,39 @@ class MatchResult:
         return float(np.mean(wins)) if wins else float("nan")
 
 
-def lineups(num_bots: int, num_players: int, duplicate: bool) -> list[list[int]]:
-    """Bot index per seat for each rotation of one deal."""
-    base = [i % num_bots for i in range(num_players)]
-    if not duplicate:
-        return [base]
-    return [base[-r:] + base[:-r] if r else list(base) for r in range(num_players)]
+SEATINGS = ("rotate", "permute")
+MAX_SEATINGS = 720  # replays of one deal; beyond this "permute" is a mistake, not a plan
+
+
+def lineups(num_bots: int, num_players: int, duplicate: bool, seating: str = "rotate") -> list[list[int]]:
+    """Bot index per seat for each replay of one deal.
+
+    Compositions put bot ``(i + shift) % num_bots`` in seat ``i``, one per shift that
+    gives a new multiset of seats (only one when the bots divide the table evenly).
+    ``seating="rotate"`` turns each composition through every seat; ``"permute"``
+    plays every distinct ordering (for three or more players: who sits to whose left
+    changes too). Repeated lineups are dropped. Without duplicate play only the first
+    lineup is returned (``run_match`` then cycles through them deal by deal).
+    """
+    if not 1 <= num_bots <= num_players:
+        raise ValueError(f"{num_bots} bots cannot share {num_players} seats: need 1..{num_players} bots")
+    if seating not in SEATINGS:
+        raise ValueError(f"seating={seating!r} is not allowed: expected one of {', '.join(map(repr, SEATINGS))}")
+    out: dict[tuple[int, ...], None] = {}
+    for shift in range(num_bots):
+        base = [(i + shift) % num_bots for i in range(num_players)]
+        if seating == "rotate":
+            orders = (base[-r:] + base[:-r] if r else list(base) for r in range(num_players))
+        else:
+            orders = (list(p) for p in itertools.permutations(base))
+        for order in orders:
+            out.setdefault(tuple(order), None)
+            if len(out) > MAX_SEATINGS:
+                raise ValueError(f"seating={seating!r} gives over {MAX_SEATINGS} lineups per deal; use 'rotate'")
+        if not duplicate:
+            break
+    rows = [list(r) for r in out]
+    return rows if duplicate else rows[:1]
 
 
 def play_hand(
@@ -151,35 +221,54 @@ def run_match(
     keep_histories: bool = False,
     deal_range: range | None = None,
     on_hand: Callable[[HandRecordLite], None] | None = None,
+    seating: str = "rotate",
 ) -> MatchResult:
     """Play ``deals`` duplicate sets (or single hands with ``duplicate=False``).
 
     Deal ``d`` uses deck seed ``seed * 1_000_003 + d`` and button ``d % n``; each bot's
     own randomness is reseeded per hand, so a match is reproducible and any range of
-    deals can be played separately (``deal_range``) with identical results.
+    deals can be played separately (``deal_range``) with identical results. Without
+    duplicate play deal ``d`` is played once, by the ``d``-th lineup in turn.
+    ``record_decisions`` also fills each hand's ``mix`` (see :mod:`agents.mix`).
     """
     n = num_players or len(bots)
+    table = lineups(len(bots), n, True, seating)
     policies = [load(b, seed=seed + i) if isinstance(b, str) else b for i, b in enumerate(bots)]
     env = make_raw(variant, n, **(options or {}))
     names = [b if isinstance(b, str) else describe(b) for b in bots]
     hands: list[HandRecordLite] = []
     for deal in deal_range if deal_range is not None else range(deals):
         deal_seed = seed * 1_000_003 + deal
-        for rotation, lineup in enumerate(lineups(len(policies), n, duplicate)):
+        rotations = enumerate(table) if duplicate else [(deal % len(table), table[deal % len(table)])]
+        for rotation, lineup in rotations:
             seated = [policies[i] for i in lineup]
             for s, bot in enumerate(seated):
                 if hasattr(bot, "seed"):
                     bot.seed(hash((deal_seed, rotation, s)) & 0x7FFFFFFF)
             rewards, decisions = play_hand(env, seated, deal_seed, deal % n, record_decisions)
             record = HandRecordLite(deal, rotation, lineup, rewards, decisions)
+            if record_decisions:
+                record.mix = decision_mix(env.state)
             if keep_histories:
                 record.history = env.state
             if on_hand is not None:
                 on_hand(record)
             hands.append(record)
-    return MatchResult(names=names, hands=hands, sets=len({h.deal for h in hands}), unit_name=unit_name(env))
+    sets = len({h.deal for h in hands})
+    return MatchResult(names=names, hands=hands, sets=sets, unit_name=unit_name(env), per=per_hands(env))
 
 
 def unit_name(env: DealersChoiceEnv) -> str:
     """What one reward unit is in this variant."""
     return {"cowboy": "antes", "chowaha": "big blinds"}.get(env.variant.family, "big bets")
+
+
+def rate_label(unit: str, per: int) -> str:
+    """How results are quoted: ``"big bets per 100 hands"``, ``"antes per game"``."""
+    return f"{unit} per game" if per == 1 else f"{unit} per {per} hands"
+
+
+def per_hands(env: DealersChoiceEnv) -> int:
+    """Results are quoted per 100 hands, or per game in the Cowboy family (one episode
+    is a whole game of many deals)."""
+    return 1 if env.variant.family == "cowboy" else 100

@@ -1,0 +1,62 @@
+"""Command-line helpers shared by ``evaluate.py``, ``play.py`` and other scripts.
+
+Option values are parsed as data, never evaluated as code:
+
+>>> parse_options(["ante=1", "bet_sizes=0.5,1", "match_cap=none", "hi_lo=false", "betting=no_limit"])
+{'ante': 1, 'bet_sizes': (0.5, 1), 'match_cap': None, 'hi_lo': False, 'betting': 'no_limit'}
+>>> parse_options(["ante"])
+Traceback (most recent call last):
+...
+ValueError: --option 'ante': expected key=value, e.g. --option ante=1
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import Any
+
+_INT = re.compile(r"[+-]?\d+")
+_FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
+
+
+def parse_value(text: str) -> Any:
+    """An option value as data: ``none``/``null``, ``true``/``false``, ints, floats,
+    comma-separated tuples (``0.5,1`` or ``(0.5, 1)``); anything else is a string."""
+    text = text.strip()
+    if text[:1] + text[-1:] in ("()", "[]"):
+        inner = text[1:-1].strip()
+        return tuple(parse_value(t) for t in inner.split(",") if t.strip()) if inner else ()
+    if "," in text:
+        return tuple(parse_value(t) for t in text.split(",") if t.strip())
+    lowered = text.lower()
+    if lowered in ("none", "null"):
+        return None
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if _INT.fullmatch(text):
+        return int(text)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    return text
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``["key=value", ...]`` -> dict (the variant then validates names and values)."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--option {item!r}: expected key=value, e.g. --option ante=1")
+        options[key.strip()] = parse_value(value)
+    return options
+
+
+def help_texts(doc: str) -> tuple[str, str]:
+    """``--help`` description and epilog from a script's docstring: the prose before
+    ``Examples::`` re-wrapped for the terminal, then the examples as written."""
+    prose, _, examples = doc.partition("Examples::")
+    paragraphs = [" ".join(p.split()).replace("``", "") for p in prose.split("\n\n") if p.strip()]
+    description = "\n\n".join(textwrap.fill(p, width=88) for p in paragraphs)
+    lines = [line for line in examples.strip("\n").split("\n\n")[0].splitlines() if line.strip()]
+    return description, "examples:\n" + "\n".join(lines) if lines else ""

@@ -1,0 +1,330 @@
+"""Head-to-head evaluation of bots with duplicate deals and honest statistics.
+
+Any bots that ``agents.load`` understands (``random``, ``call``, ``heuristic``, a
+checkpoint path, ``module:Class``) play any variant, player count and options.
+Every deal is replayed with the bots rotated through every seat (duplicate play), and
+each bot's result comes with a 95% confidence interval over those duplicate sets, its
+win rate and its decision mix. ``--tournament`` plays every pair of bots and adds a
+matrix of pairwise results and Bradley-Terry (Elo-scale) ratings with bootstrap
+intervals. Files: ``report.json``, ``bots.csv`` (+ ``pairs.csv``), ``report.png`` and,
+with ``--histories``, every hand (``hands.txt``, ``hands.jsonl`` replay records).
+
+Examples::
+
+    python evaluate.py stud call random --deals 2000
+    python evaluate.py razz random call heuristic --tournament --deals 1000 --workers 2
+    python evaluate.py cowboy call random --option match_cap=8 --players 3
+    python evaluate.py chowaha runs/ppo/agent.pt heuristic --option betting=no_limit --histories both
+
+``main(argv)`` is importable and returns the report dict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
+from agents.cli import help_texts, parse_options
+from agents.histories import HistoryWriter
+from agents.loading import load
+from agents.ratings import rate
+from agents.report import clean, format_table, write_csv, write_json, write_plot
+from agents.runner import HISTORY_FORMATS, MatchSpec, auto_workers, play_matches
+from agents.stats import (
+    BotSummary,
+    PairSummary,
+    bot_mix,
+    pair_matrix,
+    seat_hands,
+    summarize_match,
+    summarize_pair,
+    unique_names,
+    win_rate,
+)
+from envs.registry import ENV_SPECS, get_spec, make_raw
+from envs.variants import get_variant
+
+
+@dataclass
+class EvalConfig:
+    """What to evaluate and how."""
+
+    variant: str
+    """Variant name or env id (``stud``, ``cowpie_v0``...)."""
+    bots: tuple[str, ...]
+    """``agents.load`` specs; the same spec twice plays two copies."""
+    deals: int = 1000
+    """Deals (duplicate sets); each is played once per seating (``hands = deals x seatings``)."""
+    num_players: int | None = None
+    """Seats at the table; default: the number of bots (a tournament: the fewest the variant allows)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Variant options (``envs.make(..., **options)``)."""
+    seed: int = 0
+    """Seeds the deals and the bots' randomness: equal seeds give equal results."""
+    duplicate: bool = True
+    """Replay each deal in every seating (off: each deal once, seatings taking turns)."""
+    seating: str = "rotate"
+    """``rotate``: every rotation of the lineup; ``permute``: every ordering (3+ players)."""
+    tournament: bool = False
+    """Round robin: every pair of bots plays its own match; adds ratings and a matrix."""
+    workers: int = 0
+    """Processes; 0 picks all available cores (at most one per 500 deals). Results do not depend on it."""
+    bootstrap: int = 1000
+    """Bootstrap resamples for the ratings' intervals (tournament)."""
+    out: str | None = None
+    """Directory for report.json, CSV, PNG and histories; None: print only."""
+    plot: bool = True
+    """Write report.png."""
+    histories: str | None = None
+    """Write every hand: ``text``, ``json`` or ``both``; None: none."""
+    progress: bool = True
+    """Show a progress bar (on stderr)."""
+
+    def __post_init__(self) -> None:
+        self.variant = get_spec(self.variant).variant  # accepts stud_v0; names what exists on error
+        low, high = get_variant(self.variant).seats
+        if not self.bots or (self.tournament and len(self.bots) < 2):
+            raise ValueError(f"give {'at least two bots for a tournament' if self.tournament else 'at least one bot'}")
+        if self.num_players is None:
+            self.num_players = low if self.tournament else max(len(self.bots), low)
+        if not low <= self.num_players <= high:
+            raise ValueError(f"{self.variant} seats {low}..{high} players, not {self.num_players}")
+        if not self.tournament and len(self.bots) > self.num_players:
+            raise ValueError(
+                f"{len(self.bots)} bots do not fit {self.num_players} seats: "
+                "use --players, or --tournament to play every pair"
+            )
+        checks = [
+            (self.deals >= 1, f"deals={self.deals}: expected at least 1"),
+            (self.workers >= 0, f"workers={self.workers}: expected 0 (auto) or more"),
+            (self.bootstrap >= 1, f"bootstrap={self.bootstrap}: expected at least 1"),
+            (self.seating in SEATINGS, f"seating={self.seating!r}: expected one of {', '.join(SEATINGS)}"),
+            (self.histories in (None, *HISTORY_FORMATS), f"histories={self.histories!r}: expected {HISTORY_FORMATS}"),
+            (self.histories is None or self.out is not None, "histories need an output directory (--out)"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+
+
+# ------------------------------------------------------------------- running
+def evaluate(config: EvalConfig) -> dict[str, Any]:
+    """Play the match (or round robin) and return the report dict."""
+    start = time.perf_counter()
+    n = config.num_players
+    assert n is not None
+    env = make_raw(config.variant, n, **config.options)  # bad options fail here, before any work
+    for i, spec in enumerate(config.bots):
+        load(spec, seed=config.seed + i)  # and bad bot specs
+    k = len(config.bots)
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)] if config.tournament else []
+    groups = [list(p) for p in pairs] or [list(range(k))]
+    specs = [
+        MatchSpec(
+            variant=config.variant,
+            bots=tuple(config.bots[b] for b in group),
+            num_players=n,
+            options=dict(config.options),
+            seed=config.seed,
+            duplicate=config.duplicate,
+            seating=config.seating,
+            histories=config.histories,
+        )
+        for group in groups
+    ]
+    workers = config.workers or auto_workers(config.deals * len(specs))
+    names = unique_names(config.bots)
+    out = Path(config.out) if config.out is not None else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    writer = HistoryWriter(out, config.histories, names) if out is not None and config.histories else None
+    try:
+        sink = None if writer is None else writer.sink(groups)
+        results = play_matches(specs, config.deals, workers=workers, progress=config.progress, on_histories=sink)
+    finally:
+        if writer is not None:
+            writer.close()
+    report = _header(config, env, names, specs)
+    if config.tournament:
+        report.update(_tournament(config, results, pairs, names))
+    else:
+        report["bots_summary"] = [_bot_row(s) for s in summarize_match(results[0], list(config.bots))]
+    seconds = time.perf_counter() - start
+    report["run"] = {"workers": workers, "seconds": round(seconds, 3), "hands_per_second": report["hands"] / seconds}
+    return clean(report)
+
+
+def _header(config: EvalConfig, env: Any, names: list[str], specs: list[MatchSpec]) -> dict[str, Any]:
+    hands = sum(s.hands_per_deal() for s in specs) * config.deals
+    per = per_hands(env)
+    unit = unit_name(env)
+    return {
+        "mode": "tournament" if config.tournament else "match",
+        "variant": config.variant,
+        "title": env.variant.title,
+        "num_players": config.num_players,
+        "options": dict(config.options),
+        "bots": list(config.bots),
+        "names": names,
+        "deals": config.deals,
+        "hands": hands,
+        "seatings": lineups(len(specs[0].bots), specs[0].num_players, True, config.seating),
+        "seed": config.seed,
+        "duplicate": config.duplicate,
+        "seating": config.seating,
+        "unit": unit,
+        "per": per,
+        "rate_label": rate_label(unit, per),
+    }
+
+
+def _bot_row(s: BotSummary) -> dict[str, Any]:
+    return {
+        "name": s.name,
+        "spec": s.spec,
+        "mean": s.result.mean,
+        "half_width": s.result.half_width,
+        "ci_low": s.result.low,
+        "ci_high": s.result.high,
+        "sets": s.result.n,
+        "win_rate": s.win_rate,
+        "seat_hands": s.seat_hands,
+        "mix": s.mix,
+    }
+
+
+def _tournament(
+    config: EvalConfig, results: list[MatchResult], pairs: list[tuple[int, int]], names: list[str]
+) -> dict[str, Any]:
+    """Ratings per bot, both directions of every pair, and the matrix."""
+    summaries = [summarize_pair(r, a, b) for r, (a, b) in zip(results, pairs, strict=True)]
+    k, per = len(config.bots), results[0].per
+    ratings = rate({(p.a, p.b): p.sets for p in summaries}, k, scale=per, bootstrap=config.bootstrap, seed=config.seed)
+    rows = []
+    for b, g in enumerate(ratings):
+        played = [(r, pair.index(b)) for r, pair in zip(results, pairs, strict=True) if b in pair]
+        rows.append(
+            {
+                "name": names[b],
+                "spec": config.bots[b],
+                **{"elo": g.elo, "elo_low": g.elo_low, "elo_high": g.elo_high},
+                **{"mean": g.field, "ci_low": g.field_low, "ci_high": g.field_high, "sets": config.deals},
+                "win_rate": win_rate(played),
+                "seat_hands": sum(seat_hands(r, i) for r, i in played),
+                "mix": bot_mix(played),
+            }
+        )
+    mean, half = pair_matrix(summaries, k)
+    return {
+        "bots_summary": rows,
+        "pairs": [row for p in summaries for row in _pair_rows(p, names)],
+        "matrix": {"mean": mean.tolist(), "half_width": half.tolist()},  # NaN diagonal: null in JSON
+        "bootstrap": config.bootstrap,
+    }
+
+
+def _pair_rows(p: PairSummary, names: list[str]) -> list[dict[str, Any]]:
+    """A pair's result from each side (b's result is a's negated)."""
+    rows = []
+    for bot, opp, sign, wins in ((p.a, p.b, 1, p.set_win_rate), (p.b, p.a, -1, 1 - p.set_win_rate)):
+        mean, half = sign * p.result.mean, p.result.half_width
+        rows.append(
+            {
+                "bot": names[bot],
+                "opponent": names[opp],
+                **{"mean": mean, "half_width": half, "ci_low": mean - half, "ci_high": mean + half},
+                **{"sets": p.result.n, "set_win_rate": wins},
+            }
+        )
+    return rows
+
+
+# ----------------------------------------------------------------------- CLI
+def build_parser() -> argparse.ArgumentParser:
+    """The command line (``python evaluate.py --help``)."""
+    description, epilog = help_texts(__doc__ or "")
+    p = argparse.ArgumentParser(
+        prog="evaluate.py",
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add = p.add_argument
+    add("variant", help="variant or env id: " + ", ".join(ENV_SPECS))
+    add("bots", nargs="+", help="bot specs: random, call, heuristic, path/to/checkpoint.pt, module:Class")
+    add("-n", "--deals", "--hands", "--games", dest="deals", type=int, default=1000,
+        help="deals (duplicate sets) to play; each is played once per seating (default 1000)")  # fmt: skip
+    add("-p", "--players", dest="num_players", type=int, default=None,
+        help="seats (default: the number of bots; tournament: the variant's minimum)")  # fmt: skip
+    add("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="variant option, repeatable: ante=1, betting=no_limit, bet_sizes=0.5,1, match_cap=none")  # fmt: skip
+    add("--seed", type=int, default=0, help="seed of the deals and the bots (default 0)")
+    add("--no-duplicate", dest="duplicate", action="store_false",
+        help="play each deal once (seatings take turns) instead of in every seating")  # fmt: skip
+    add("--seating", choices=SEATINGS, default="rotate",
+        help="rotate: every rotation of the lineup; permute: every ordering of it (default rotate)")  # fmt: skip
+    add("-t", "--tournament", action="store_true", help="round robin: every pair, ratings and a matrix")
+    add("-w", "--workers", type=int, default=0,
+        help="processes (default 0: all cores, at most one per 500 deals); results do not change")  # fmt: skip
+    add("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals (default 1000)")
+    add("--out", default=None, help="output directory (default runs/evaluate/<variant>-<time>)")
+    add("--no-files", action="store_true", help="print the table only; write no files")
+    add("--no-plot", dest="plot", action="store_false", help="skip report.png")
+    add("--histories", nargs="?", const="both", choices=HISTORY_FORMATS, default=None,
+        help="write every hand: text (hands.txt), json (hands.jsonl replay records) or both (default)")  # fmt: skip
+    add("-q", "--no-progress", dest="progress", action="store_false", help="no progress bar")
+    return p
+
+
+def config_from_args(argv: list[str] | None = None) -> EvalConfig:
+    """Parse the command line into a validated config."""
+    args = build_parser().parse_args(argv)
+    out = None if args.no_files else (args.out or f"runs/evaluate/{args.variant}-{time.strftime('%Y%m%d-%H%M%S')}")
+    return EvalConfig(
+        variant=args.variant,
+        bots=tuple(args.bots),
+        deals=args.deals,
+        num_players=args.num_players,
+        options=parse_options(args.option),
+        seed=args.seed,
+        duplicate=args.duplicate,
+        seating=args.seating,
+        tournament=args.tournament,
+        workers=args.workers,
+        bootstrap=args.bootstrap,
+        out=out,
+        plot=args.plot,
+        histories=args.histories,
+        progress=args.progress,
+    )
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run from a command line; print the table, write the files, return the report."""
+    try:
+        config = config_from_args(argv)
+        report = evaluate(config)
+    except (ValueError, OSError) as err:  # bad input, or a checkpoint file that cannot be read
+        print(f"evaluate.py: error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    print(format_table(report))
+    if config.out is not None:
+        out = Path(config.out)
+        write_json(report, out / "report.json")
+        written = [out / "report.json", *write_csv(report, out)]
+        if config.plot:
+            write_plot(report, out / "report.png")
+            written.append(out / "report.png")
+        if config.histories:
+            written += [out / n for n in ("hands.txt", "hands.jsonl") if (out / n).exists()]
+        print("\nwrote " + ", ".join(str(p) for p in written))
+    return report
+
+
+if __name__ == "__main__":
+    main()
