@@ -80,13 +80,19 @@ class PublicView:
         return sum(1 for s in range(self.num_players) if s != self.seat and not self.folded[s])
 
     def seen_cards(self) -> set[int]:
-        """Every card this seat has seen (own, face up, community, shown)."""
+        """Every card this seat has seen that is out of the stub now (own, face up,
+        community, shown in this deal). A new Cowboy deal (a ``street`` event named
+        ``deal N``) reshuffles every card, so earlier shows no longer count."""
         seen = set(self.own_cards) | set(self.community)
         for cards in self.up_cards:
             seen.update(cards)
+        shown: set[int] = set()
         for e in self.events:
             if e.kind == "show":
-                seen.update(e.cards)
+                shown.update(e.cards)
+            elif e.kind == "street" and e.text.startswith("deal "):
+                shown.clear()
+        seen.update(shown)
         seen.update(self.extra.get("dummy_cards", ()))
         return seen
 

@@ -109,3 +109,23 @@ def test_two_copies_of_a_bot_come_out_even() -> None:
     for bot in (0, 1):
         stat = result.result(bot)
         assert stat.low <= 0 <= stat.high
+
+
+def test_seen_cards_forget_earlier_cowboy_deals() -> None:
+    """Cards shown in an earlier deal are back in the deck: not 'seen' in the next one."""
+    env = envs.make_raw("cowboy", 3, match_cap=4)
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        env.reset(seed=seed)
+        shown_before = False
+        while not env.state.is_over:
+            view = env.public_view(env.agent_selection)
+            deal_events = [e for e in view.events if e.kind == "street" and e.text.startswith("deal ")]
+            shows_now = any(e.kind == "show" for e in view.events[view.events.index(deal_events[-1]) :])
+            if shown_before and len(deal_events) > 1 and not shows_now:
+                assert view.seen_cards() == set(view.own_cards) | set(view.extra.get("dummy_cards", ()))
+                return
+            shown_before = shown_before or any(e.kind == "show" for e in view.events)
+            legal = view.legal_actions
+            env.step(int(legal[rng.integers(len(legal))]))
+    pytest.fail("no game reached a second deal after a showdown")

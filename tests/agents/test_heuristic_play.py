@@ -93,7 +93,7 @@ def sweep(variant: str, hands: int) -> list[Checked]:
     cases = tables(variant)
     per_table = max(1, math.ceil(hands / len(cases)))
     for i, (n, options) in enumerate(cases):
-        seated = [bots[(i + s) % 3] for s in range(3)]  # rotate who sits first
+        seated = [bots[(i + s) % 3] for s in range(min(3, n))]  # rotate who sits (heads-up: two of them)
         agents.run_match(variant, seated, deals=per_table, num_players=n, seed=i, options=options, duplicate=False)
     return bots
 
