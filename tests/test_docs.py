@@ -27,3 +27,14 @@ def test_every_variant_is_documented() -> None:
     text = (ROOT / "docs" / "variants.md").read_text()
     for spec in ENV_SPECS.values():
         assert f"(`{spec.env_id}`)" in text
+
+
+def test_readme_python_examples_run() -> None:
+    """Every ```python block of the README runs as printed."""
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 3
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"README.md python block {i}", "exec"), {"__name__": "readme"})
