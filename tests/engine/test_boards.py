@@ -66,10 +66,11 @@ def _pokerkit_best(kind, hole: str, boards: list[str]):
 
 
 @pytest.mark.parametrize("hole_cards", [2, 4])
-def test_agrees_with_pokerkit_over_four_boards(hole_cards: int) -> None:
+@pytest.mark.parametrize("count", [400, pytest.param(20_000, marks=pytest.mark.slow)], ids=["400", "20k"])
+def test_agrees_with_pokerkit_over_four_boards(hole_cards: int, count: int) -> None:
     pokerkit = pytest.importorskip("pokerkit")
     rng = np.random.default_rng(hole_cards)
-    deals = random_hands(rng, 400, hole_cards + 12)
+    deals = random_hands(rng, count, hole_cards + 12)
     hole, layout = deals[:, :hole_cards], deals[:, hole_cards:]
     boards = layout[:, LAYOUT_BOARDS]
     ours = best_board_hands(hole, boards)

@@ -147,10 +147,13 @@ def test_low_of_seven_uses_five_lowest_distinct_ranks() -> None:
     assert evaluate_low("Kc Kd 9h 5s 4c 3d Ah", qualifier=8) == NO_LOW
 
 
-def test_low_agrees_with_pokerkit() -> None:
+@pytest.mark.parametrize(
+    "count", [3000, pytest.param(100_000, marks=pytest.mark.slow)], ids=["3k", "100k"]
+)
+def test_low_agrees_with_pokerkit(count: int) -> None:
     """Every adjacent pair in our order compares the same way in PokerKit."""
     pokerkit = pytest.importorskip("pokerkit")
-    hands = random_hands(np.random.default_rng(5), 3000, 7)
+    hands = random_hands(np.random.default_rng(5), count, 7)
     text = ["".join(format_card(int(c)) for c in h) for h in hands]
     for qualifier, hand_type in ((None, pokerkit.RegularLowHand), (8, pokerkit.EightOrBetterLowHand)):
         ours = evaluate_low(hands, qualifier=qualifier)
