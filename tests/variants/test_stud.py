@@ -365,3 +365,28 @@ def test_same_seed_same_hand() -> None:
         a.apply(choice)
         b.apply(choice)
     assert a.events == b.events and a.payoffs() == b.payoffs()
+
+
+@pytest.mark.parametrize("name", ["stud", "cowpie", "cowboy", "chowaha"])
+def test_clone_is_independent_and_continues_identically(name: str) -> None:
+    n = 3
+    state = make_game(name, n).new_state(11)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    twin = state.clone()
+    events = list(state.events)
+    moves = np.random.default_rng(1)
+    while not twin.is_over:
+        legal = twin.legal_actions()
+        twin.apply(legal[int(moves.integers(len(legal)))])
+    assert state.events == events  # the original did not move
+    again = state.clone()
+    moves = np.random.default_rng(1)
+    while not again.is_over:
+        legal = again.legal_actions()
+        again.apply(legal[int(moves.integers(len(legal)))])
+    assert again.events == twin.events and again.payoffs() == twin.payoffs()
