@@ -35,6 +35,7 @@ CARD_PIECES: dict[str, tuple[str, int]] = {
     "dummy": ("dummy", 52),
 }
 PER_GROUP = 13 * 4 + 4  # at-least-k per rank, then suit counts
+VERSION = 1  # stored with the architecture: a checkpoint needs the features it was trained on
 
 
 def card_groups(pieces: Sequence[tuple[str, int]]) -> list[tuple[str, list[int]]]:
@@ -74,6 +75,8 @@ class CardFeatures(nn.Module):
                 if not 0 <= start <= obs_size - 52:
                     raise ValueError(f"card block at {start} does not fit an observation of {obs_size}")
                 index[g, k] = torch.arange(start, start + 52)
+        self.index: torch.Tensor
+        self.thresholds: torch.Tensor
         self.register_buffer("index", index.flatten(), persistent=False)
         self.register_buffer("thresholds", torch.arange(4, dtype=torch.float32), persistent=False)
         self.blocks = blocks
@@ -89,4 +92,4 @@ class CardFeatures(nn.Module):
         ranks = cards.sum(-1)
         at_least = (ranks.unsqueeze(-1) - self.thresholds).clamp(0.0, 1.0)  # count >= 1, 2, 3, 4
         suits = cards.sum(-2) / 5.0
-        return torch.cat([at_least.flatten(1), suits.flatten(1)], dim=1)
+        return torch.cat([at_least.flatten(2), suits], dim=2).flatten(1)  # per group: 52 then 4

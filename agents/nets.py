@@ -29,6 +29,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from agents.features import VERSION as FEATURES_VERSION
 from agents.features import CardFeatures
 
 MASKED_LOGIT = -1e9  # far below any real logit, finite so that 0 * logp stays 0
@@ -96,6 +97,7 @@ class PolicyNet(nn.Module):
             "hidden": list(self.hidden),
             "shared": self.shared,
             "card_groups": [[name, list(starts)] for name, starts in self.features.groups],
+            "card_features_version": FEATURES_VERSION,
             "input_transform": "symlog",
         }
 
@@ -104,6 +106,11 @@ class PolicyNet(nn.Module):
         """Rebuild from :meth:`arch`; a description of another network is an error."""
         if arch.get("class") != "PolicyNet" or arch.get("input_transform") != "symlog":
             raise ValueError(f"unsupported network architecture {arch!r}; this version builds PolicyNet (symlog)")
+        if arch.get("card_features_version") != FEATURES_VERSION:
+            raise ValueError(
+                f"the network was trained on card features version {arch.get('card_features_version')!r}; "
+                f"this code computes version {FEATURES_VERSION}"
+            )
         hidden = [int(h) for h in arch["hidden"]]
         groups = [(str(name), [int(s) for s in starts]) for name, starts in arch["card_groups"]]
         return cls(

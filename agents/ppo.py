@@ -91,7 +91,7 @@ def ppo_update(
             ent = entropy(logp_all, masks[mb]).mean()
             loss = pg_loss - settings.ent_coef * ent + settings.vf_coef * v_loss
             optimizer.zero_grad(set_to_none=True)
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             grad_norm = torch.nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)
             optimizer.step()
             for key, value in (

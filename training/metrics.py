@@ -40,10 +40,10 @@ def decision_kinds(masks: np.ndarray) -> dict[str, np.ndarray]:
     """Boolean row selectors: ``stay``, ``draw``, ``split``, ``declare``, ``betting``."""
     width = masks.shape[1]
     none = np.zeros(len(masks), bool)
-    stay = masks[:, STAY] if width > STAY else none
-    draw = masks[:, DRAW_BASE:STAY].any(1) & ~stay if width > DRAW_BASE else none
-    split = masks[:, SPLIT_BASE:DRAW_BASE].any(1) if width > SPLIT_BASE else none
-    declare = masks[:, DECLARE_LOW : DECLARE_BOTH + 1].any(1) if width > DECLARE_LOW else none
+    stay: np.ndarray = masks[:, STAY].astype(bool) if width > STAY else none
+    draw: np.ndarray = masks[:, DRAW_BASE:STAY].any(1) & ~stay if width > DRAW_BASE else none
+    split: np.ndarray = np.asarray(masks[:, SPLIT_BASE:DRAW_BASE].any(1)) if width > SPLIT_BASE else none
+    declare: np.ndarray = np.asarray(masks[:, DECLARE_LOW : DECLARE_BOTH + 1].any(1)) if width > DECLARE_LOW else none
     betting = ~(stay | draw | split | declare)
     return {"stay": stay, "draw": draw, "split": split, "declare": declare, "betting": betting}
 

@@ -150,9 +150,13 @@ class Trainer:
         net = self._new_net()
         net.load_state_dict(boundary["weights"])
         step = {k: int(counters[k]) for k in ("update", "decisions", "hands")}
-        common = {"net": net, "layout": self.layout, "step": step, "config": to_dict(self.config)}
-        save_checkpoint(folder / f"update_{step['update']:06d}.pt", **common)
-        return save_checkpoint(folder / LATEST, **common, training=boundary)
+        config = to_dict(self.config)
+        save_checkpoint(
+            folder / f"update_{step['update']:06d}.pt", net=net, layout=self.layout, step=step, config=config
+        )
+        return save_checkpoint(
+            folder / LATEST, net=net, layout=self.layout, step=step, config=config, training=boundary
+        )
 
     # ------------------------------------------------------------------ loop
     def run(self) -> TrainResult:

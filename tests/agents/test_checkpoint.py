@@ -172,3 +172,17 @@ def test_atomic_save_keeps_the_previous_file(
         save_checkpoint(path, net=net, layout=layout, step={"update": 8}, config={})
     assert path.read_bytes() == before
     assert os.listdir(path.parent) == [path.name]  # no temporary file left behind
+
+
+def test_another_architecture_is_refused(stud_checkpoint: tuple[Path, PolicyNet, Layout], tmp_path: Path) -> None:
+    path, _, _ = stud_checkpoint
+    for key, value, message in (
+        ("card_features_version", 99, "card features version 99"),
+        ("class", "Transformer", "unsupported network architecture"),
+        ("hidden", [17], "size mismatch"),
+    ):
+        data = read_checkpoint(path)
+        data["arch"][key] = value
+        torch.save(data, tmp_path / "other.pt")
+        with pytest.raises(CheckpointError, match=message):
+            load_agent(tmp_path / "other.pt")
