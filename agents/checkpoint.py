@@ -141,7 +141,8 @@ def net_from_checkpoint(data: dict[str, Any], path: str | Path = "checkpoint") -
         net.load_state_dict(data["weights"])
         stored = Layout.from_dict(data["layout"])
     except (KeyError, TypeError, ValueError, RuntimeError) as err:
-        raise CheckpointError(f"{str(path)!r} does not describe a usable network: {_first_line(err)}") from None
+        detail = " ".join(str(err).split())[:400]
+        raise CheckpointError(f"{str(path)!r} does not describe a usable network: {detail}") from None
     current = Layout.build(stored.variant, stored.num_players, stored.env_kwargs)
     problem = stored.mismatch(current)
     if problem:
