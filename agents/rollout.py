@@ -20,10 +20,14 @@ table starts a new episode and the ones in play finish. Every rollout therefore
 starts from fresh deals drawn from the collector's generator, which makes resuming a
 run exact (the generator state is all there is to save).
 
-Which seats the learner plays: each new episode is a self-play table (every seat the
-current policy, every seat a training sequence) with probability ``self_play``, or
-else a pool table: the learner in one random seat, every other seat played by one
-snapshot drawn from the opponent pool by the pool's rule.
+Which seats the learner plays: each new episode is a bot table with probability
+``bot_fraction`` (the learner in one random seat, every other seat one fixed bot drawn
+uniformly from ``bots``, such as the heuristic), else a self-play table (every seat
+the current policy, every seat a training sequence) with probability ``self_play``,
+or else a pool table: the learner in one random seat, every other seat played by one
+snapshot drawn from the opponent pool by the pool's rule. Fixed bots act one
+decision at a time through ``act_batch`` with the seat's public view; they are
+reseeded from the collector's generator at the start of every rollout.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from envs.engine.actions import DRAW_BASE, SPLIT_BASE
 from envs.registry import make_raw
 
 LEARNER = -1  # controller id of the learning policy (pool snapshots have ids >= 0)
+FIRST_BOT = -2  # fixed bot i has controller id FIRST_BOT - i
 
 
 def gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
@@ -105,6 +110,7 @@ class RolloutStats:
     seconds: float = 0.0
     returns: list[float] = field(default_factory=list)  # per learner seat and episode
     returns_vs_pool: list[float] = field(default_factory=list)
+    returns_vs_bots: dict[str, list[float]] = field(default_factory=dict)  # by bot name
     lengths: list[int] = field(default_factory=list)  # decisions per episode, all seats
     split_regret: list[float] = field(default_factory=list)  # best split score - chosen (Cowpie)
 
@@ -130,6 +136,8 @@ class Collector:
         self_play: probability that a new episode is a pure self-play table.
         gamma, lam: discount and GAE lambda over each seat's own decisions.
         reward_scale: rewards are multiplied by this for GAE (statistics stay unscaled).
+        bots: fixed opponents (anything with ``act_batch(observations, views)``) and
+            their names; ``bot_fraction``: probability that a new episode is a bot table.
         rng: draws deals, buttons, seats and snapshots.
         generator: draws actions.
     """
@@ -147,15 +155,21 @@ class Collector:
         gamma: float,
         lam: float,
         reward_scale: float = 1.0,
+        bots: Sequence[tuple[str, Any]] = (),
+        bot_fraction: float = 0.0,
         rng: np.random.Generator,
         generator: torch.Generator,
     ) -> None:
+        if bot_fraction > 0 and not bots:
+            raise ValueError("bot_fraction > 0 needs at least one bot")
         self.tables = [Table(make_raw(variant, num_players, **env_kwargs)) for _ in range(num_tables)]
         self.num_players = num_players
         self.net = net
         self.pool = pool
         self.self_play = self_play
         self.gamma, self.lam, self.reward_scale = gamma, lam, reward_scale
+        self.bots = list(bots)
+        self.bot_fraction = bot_fraction
         self.rng = rng
         self.generator = generator
         self.track_splits = self.tables[0].env.game.num_actions > SPLIT_BASE and variant == "cowpie"
@@ -166,12 +180,14 @@ class Collector:
         n = self.num_players
         seed = int(self.rng.integers(2**63 - 1))
         button = int(self.rng.integers(n))
-        if len(self.pool) == 0 or self.rng.random() < self.self_play:
-            table.controllers = [LEARNER] * n
+        if self.bot_fraction > 0 and self.rng.random() < self.bot_fraction:
+            opponent = FIRST_BOT - int(self.rng.integers(len(self.bots)))
+        elif len(self.pool) == 0 or self.rng.random() < self.self_play:
+            opponent = LEARNER
         else:
             opponent = self.pool.sample(self.rng)
-            table.controllers = [opponent] * n
-            table.controllers[int(self.rng.integers(n))] = LEARNER
+        table.controllers = [opponent] * n
+        table.controllers[int(self.rng.integers(n))] = LEARNER
         table.trajectories = {s: Trajectory() for s in range(n) if table.controllers[s] == LEARNER}
         table.decisions = 0
         table.env.reset(seed=seed, options={"button": button})
@@ -186,9 +202,12 @@ class Collector:
         for seat, traj in table.trajectories.items():
             reward = float(rewards[seat])
             stats.returns.append(reward)
-            for snapshot in opponents:
-                stats.returns_vs_pool.append(reward)
-                self.pool.record(snapshot, reward)
+            for opponent in opponents:
+                if opponent <= FIRST_BOT:
+                    stats.returns_vs_bots.setdefault(self.bots[FIRST_BOT - opponent][0], []).append(reward)
+                else:
+                    stats.returns_vs_pool.append(reward)
+                    self.pool.record(opponent, reward)
             if not traj.actions:
                 continue
             r = np.zeros(len(traj.actions), np.float32)
@@ -208,6 +227,9 @@ class Collector:
         start = time.perf_counter()
         finished: list[tuple[Trajectory, np.ndarray, np.ndarray]] = []
         collected = 0
+        for _, bot in self.bots:  # reseeded from our generator: resuming needs no bot state
+            if hasattr(bot, "seed"):
+                bot.seed(int(self.rng.integers(2**31 - 1)))
         for table in self.tables:
             self._start(table)
         active = list(self.tables)
@@ -240,6 +262,9 @@ class Collector:
             assert seat is not None
             groups[table.controllers[seat]].append((table, seat, env.observe(env.possible_agents[seat])))
         for controller, members in groups.items():
+            if controller <= FIRST_BOT:
+                self._bots_act(controller, members)
+                continue
             obs = np.stack([m[2]["observation"] for m in members])
             masks = np.stack([m[2]["action_mask"] for m in members]).astype(bool)
             with torch.inference_mode():
@@ -255,6 +280,19 @@ class Collector:
                 table.decisions += 1
                 table.env.step(action)
         stats.decisions += len(tables)
+
+    def _bots_act(self, controller: int, members: list[tuple[Table, int, dict[str, np.ndarray]]]) -> None:
+        """A fixed bot's decisions: one batched call with every acting seat's public view."""
+        _, bot = self.bots[FIRST_BOT - controller]
+        views = [t.env.public_view(t.env.possible_agents[seat]) for t, seat, _ in members]
+        observations = [m[2] for m in members]
+        if hasattr(bot, "act_batch"):
+            actions = bot.act_batch(observations, views)
+        else:  # a plain Policy
+            actions = [bot.act(o, v) for o, v in zip(observations, views, strict=True)]
+        for (table, _, _), action in zip(members, actions, strict=True):
+            table.decisions += 1
+            table.env.step(int(action))
 
     def _record(
         self,

@@ -88,6 +88,7 @@ def rollout_scalars(batch: Batch, stats: RolloutStats) -> dict[str, float]:
     out = {
         "charts/episodic_return": _mean(stats.returns),
         "charts/return_vs_pool": _mean(stats.returns_vs_pool),
+        **{f"charts/return_vs_{_tag(name)}": _mean(r) for name, r in stats.returns_vs_bots.items()},
         "charts/episode_length": _mean(stats.lengths),
         "charts/hands_per_second": stats.hands / max(stats.seconds, 1e-9),
         "charts/decisions_per_second": stats.decisions / max(stats.seconds, 1e-9),
@@ -103,18 +104,23 @@ def rollout_scalars(batch: Batch, stats: RolloutStats) -> dict[str, float]:
     return {k: v for k, v in out.items() if not np.isnan(v)}
 
 
+def _tag(spec: str) -> str:
+    """A bot spec as a TensorBoard tag part (``runs/x.pt`` -> ``runs_x_pt``)."""
+    return "".join(c if c.isalnum() or c in "_-" else "_" for c in spec)
+
+
 def _mean(values: Sequence[float]) -> float:
     return float(np.mean(values)) if len(values) else float("nan")
 
 
-def check_opponents(specs: Sequence[str]) -> None:
-    """Load every evaluation opponent once, so that a bad spec fails at the start of a
-    run rather than after the first hour of training."""
+def check_opponents(specs: Sequence[str], setting: str = "eval.opponents") -> None:
+    """Load every bot once, so that a bad spec fails at the start of a run rather than
+    after the first hour of training."""
     for spec in specs:
         try:
             load(spec, seed=0)
         except (ValueError, ImportError) as err:
-            raise ConfigError(f"evaluation opponent {spec!r} cannot be loaded ({err}); fix eval.opponents") from None
+            raise ConfigError(f"bot {spec!r} in {setting} cannot be loaded ({err}); fix {setting}") from None
 
 
 def evaluate(
@@ -147,7 +153,7 @@ def eval_scalars(results: dict[str, Stat]) -> dict[str, float]:
     """``eval/<opponent>_per100`` (mean), ``_ci95`` (half-width), ``_low`` and ``_high``."""
     out: dict[str, float] = {}
     for spec, stat in results.items():
-        tag = "".join(c if c.isalnum() or c in "_-" else "_" for c in spec)
+        tag = _tag(spec)
         out[f"eval/{tag}_per100"] = stat.mean
         out[f"eval/{tag}_ci95"] = stat.half_width
         out[f"eval/{tag}_low"] = stat.low

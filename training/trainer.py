@@ -37,6 +37,7 @@ from tqdm import tqdm
 from agents.arena import Stat, unit_name
 from agents.checkpoint import net_from_checkpoint, read_checkpoint, save_checkpoint
 from agents.features import card_groups
+from agents.loading import load
 from agents.nets import PolicyNet
 from agents.neural import Layout
 from agents.pool import OpponentPool
@@ -81,6 +82,7 @@ class Trainer:
             raise ConfigError(f"[env] does not describe a table: {err}") from None
         self.unit = unit_name(make_raw(env_cfg.variant, env_cfg.num_players, **env_cfg.options))
         check_opponents(config.eval.opponents)
+        check_opponents(config.rollout.bots, "rollout.bots")
         seed = config.train.seed
         torch.manual_seed(seed)  # initial weights
         self.net = self._new_net()
@@ -102,6 +104,8 @@ class Trainer:
             gamma=config.ppo.gamma,
             lam=config.ppo.gae_lambda,
             reward_scale=config.ppo.reward_scale,
+            bots=[(spec, load(spec, seed=seed)) for spec in config.rollout.bots],
+            bot_fraction=config.rollout.bot_fraction,
             rng=self.rng,
             generator=self.generator,
         )

@@ -163,3 +163,25 @@ def test_rollouts_end_on_a_clean_boundary() -> None:
     assert all(t.env.state.is_over for t in c.tables)  # type: ignore[union-attr]
     assert stats.hands == len(stats.lengths) and sum(stats.lengths) == stats.decisions
     assert batch.masks[np.arange(len(batch)), batch.actions].all()  # every stored action was legal
+
+
+def test_bot_tables_seat_the_learner_once_against_a_fixed_bot() -> None:
+    from agents.base import CallingStation
+
+    layout = Layout.build("stud", 3, {})
+    pool = OpponentPool(lambda: PolicyNet(layout.obs_size, len(layout.action_names), [8]), capacity=2)
+    net = ScriptedNet(7, (CHECK_CALL, BRING_IN))
+    c = Collector(
+        "stud", 3, {}, 2, net, pool,  # type: ignore[arg-type]
+        self_play=1.0, gamma=1.0, lam=0.95, bots=[("call", CallingStation())], bot_fraction=1.0,
+        rng=np.random.default_rng(3), generator=torch.Generator().manual_seed(3),
+    )  # fmt: skip
+    batch, stats = c.collect(20)
+    assert stats.hands >= 2 and len(stats.returns_vs_bots["call"]) == stats.hands == len(stats.returns)
+    assert stats.returns_vs_pool == []
+    assert len(batch) == net.asked == stats.learner_decisions  # the bot's decisions are not training data
+    for table in c.tables:
+        assert sorted(table.controllers) == [-2, -2, LEARNER]
+    with pytest.raises(ValueError, match="needs at least one bot"):
+        Collector("stud", 2, {}, 1, net, pool, self_play=1.0, gamma=1.0, lam=1.0, bot_fraction=0.5,  # type: ignore[arg-type]
+                  rng=np.random.default_rng(0), generator=torch.Generator())  # fmt: skip

@@ -110,7 +110,14 @@ def training_state(path: Path) -> dict[str, Any]:
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_interrupted_run_resumes_exactly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
-    settings = ("train.updates=3", "train.checkpoint_every=10", "pool.snapshot_every=1", "rollout.self_play=0.5")
+    settings = (
+        "train.updates=3",
+        "train.checkpoint_every=10",
+        "pool.snapshot_every=1",
+        "rollout.self_play=0.5",
+        'rollout.bots=["random"]',
+        "rollout.bot_fraction=0.3",
+    )
     straight = train.main(tiny(tmp_path / "a", None, *settings))
 
     interrupt_on_collect(monkeypatch, call=3, how=how)  # during the third update's rollout
@@ -156,7 +163,7 @@ def test_cli_reports_config_errors_and_prints_configs(tmp_path: Path, capsys: py
     printed = capsys.readouterr().out
     assert 'variant = "razz"' in printed and "lr = 0.0001" in printed
     assert train.cli(["--set", 'eval.opponents=["random", "nobody"]', "--set", f"train.runs_dir={tmp_path}"]) == 2
-    assert "evaluation opponent 'nobody' cannot be loaded" in capsys.readouterr().err
+    assert "bot 'nobody' in eval.opponents cannot be loaded" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # nothing was created for a run that could not start
 
 
