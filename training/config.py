@@ -61,7 +61,7 @@ class EnvSection:
     variant: str = "stud"
     """Variant: stud, razz, stud_hilo, stud_hilo_declare, cowpie, cowboy, cowgirl, cowpattie or chowaha."""
     num_players: int = 2
-    """Seats at the table (every seat is played by the learner or a pool snapshot)."""
+    """Seats at the table (each seat is played by the learner, a pool snapshot or a fixed bot)."""
     options: dict[str, Any] = field(default_factory=dict)
     """House rules passed to envs.make_raw (for example {match_cap = 8} for Cowboy); the variant validates them."""
 
