@@ -42,7 +42,7 @@ class TrainSection:
     """Run name, part of the run folder runs/<variant>__<name>__<seed>__<time>/."""
     seed: int = 1
     """Seeds everything: initial weights, deals, seats, opponents, action sampling, minibatch order."""
-    updates: int = 250
+    updates: int = 300
     """PPO updates to run: the training budget (each collects rollout.decisions decisions first)."""
     runs_dir: str = "runs"
     """Folder that holds the run folders (git-ignored)."""
@@ -89,9 +89,10 @@ class RolloutSection:
     self_play: float = 0.5
     """Probability that a new episode (other than a bot table) is pure self-play (the current policy in every seat);
     otherwise the learner takes one random seat and a pool snapshot plays the others."""
-    bots: list[str] = field(default_factory=list)
-    """Fixed bots to train against as well (agents.load specs such as "heuristic"); empty for pure self-play."""
-    bot_fraction: float = 0.0
+    bots: list[str] = field(default_factory=lambda: ["random", "call"])
+    """Fixed bots to train against as well (agents.load specs: random, call, heuristic, checkpoint paths); a learner
+    that only meets itself learns to respect raises and folds too often against loose bots."""
+    bot_fraction: float = 0.2
     """Probability that a new episode is a bot table: the learner in one seat, one of rollout.bots in the others."""
 
 
