@@ -42,7 +42,7 @@ class TrainSection:
     """Run name, part of the run folder runs/<variant>__<name>__<seed>__<time>/."""
     seed: int = 1
     """Seeds everything: initial weights, deals, seats, opponents, action sampling, minibatch order."""
-    updates: int = 300
+    updates: int = 250
     """PPO updates to run: the training budget (each collects rollout.decisions decisions first)."""
     runs_dir: str = "runs"
     """Folder that holds the run folders (git-ignored)."""
@@ -153,9 +153,9 @@ class EvalSection:
 
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     """Bot specs to evaluate against (agents.load: random, call, heuristic, a checkpoint path, module:Class)."""
-    every: int = 25
+    every: int = 50
     """Evaluate every this many updates and at the end (0: only at the end)."""
-    deals: int = 200
+    deals: int = 1000
     """Duplicate deals per opponent (each is played once per seat rotation)."""
     seed: int = 2024
     """Seed of the evaluation deals (the same deals at every evaluation)."""

@@ -172,7 +172,7 @@ def test_default_config_beats_random(tmp_path: Path) -> None:
     """The documented default run (about ten minutes on two cores) beats the random bot
     with the 95% confidence interval above zero."""
     config = load_config(
-        None, ['eval.opponents=["random"]', f"train.runs_dir={tmp_path}", "train.progress=false", "eval.deals=500"]
+        None, ['eval.opponents=["random"]', f"train.runs_dir={tmp_path}", "train.progress=false"]
     )
     result = train.main(config)
     stat = result.evaluation["random"]
