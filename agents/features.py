@@ -67,19 +67,22 @@ class CardFeatures(nn.Module):
     def __init__(self, obs_size: int, groups: Sequence[tuple[str, Sequence[int]]]) -> None:
         super().__init__()
         self.groups = [(str(name), [int(s) for s in starts]) for name, starts in groups]
-        blocks = max((len(starts) for _, starts in self.groups), default=0)
-        # a missing block reads the zero column appended at index obs_size
-        index = torch.full((len(self.groups), blocks, 52), obs_size, dtype=torch.long)
+        # rank and suit counts are linear in the one-hot cards: one matrix product gives
+        # all of them (far cheaper than gathering the blocks)
+        counts = torch.zeros(obs_size, len(self.groups) * 17)
+        card = torch.arange(52)
         for g, (_, starts) in enumerate(self.groups):
-            for k, start in enumerate(starts):
+            for start in starts:
                 if not 0 <= start <= obs_size - 52:
                     raise ValueError(f"card block at {start} does not fit an observation of {obs_size}")
-                index[g, k] = torch.arange(start, start + 52)
-        self.index: torch.Tensor
+                counts[start + card, g * 17 + card // 4] += 1.0  # rank
+                counts[start + card, g * 17 + 13 + card % 4] += 1.0  # suit
+        self.counts: torch.Tensor
         self.thresholds: torch.Tensor
-        self.register_buffer("index", index.flatten(), persistent=False)
+        rows = counts.abs().sum(1).nonzero()
+        self.lo, self.hi = (int(rows.min()), int(rows.max()) + 1) if len(rows) else (0, 0)  # the card columns
+        self.register_buffer("counts", counts[self.lo : self.hi].contiguous(), persistent=False)
         self.register_buffer("thresholds", torch.arange(4, dtype=torch.float32), persistent=False)
-        self.blocks = blocks
         self.size = len(self.groups) * PER_GROUP
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
@@ -87,9 +90,7 @@ class CardFeatures(nn.Module):
         batch, g = obs.shape[0], len(self.groups)
         if g == 0:
             return obs.new_zeros(batch, 0)
-        padded = torch.cat([obs, obs.new_zeros(batch, 1)], dim=1)
-        cards = padded[:, self.index].view(batch, g, self.blocks, 52).sum(2).view(batch, g, 13, 4)
-        ranks = cards.sum(-1)
-        at_least = (ranks.unsqueeze(-1) - self.thresholds).clamp(0.0, 1.0)  # count >= 1, 2, 3, 4
-        suits = cards.sum(-2) / 5.0
+        counts = (obs[:, self.lo : self.hi] @ self.counts).view(batch, g, 17)
+        at_least = (counts[..., :13].unsqueeze(-1) - self.thresholds).clamp(0.0, 1.0)  # count >= 1, 2, 3, 4
+        suits = counts[..., 13:] / 5.0
         return torch.cat([at_least.flatten(2), suits], dim=2).flatten(1)  # per group: 52 then 4

@@ -80,8 +80,13 @@ class PolicyNet(nn.Module):
         return self.policy(h), self.value(v).squeeze(-1)
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
-        """The policy's logits only (what opponents and evaluation need)."""
+        """The policy's logits only (what acting needs)."""
         return self.policy(self.torso(self._inputs(obs)))
+
+    def values(self, obs: torch.Tensor) -> torch.Tensor:
+        """The value head only, (batch,)."""
+        x = self._inputs(obs)
+        return self.value(self.torso(x) if self.value_torso is None else self.value_torso(x)).squeeze(-1)
 
     def _inputs(self, obs: torch.Tensor) -> torch.Tensor:
         if self.features.size == 0:

@@ -9,9 +9,12 @@ other seats have nothing to decide.
 Turn-based bookkeeping: each learner seat keeps its *own* decision sequence for the
 hand (or the whole Cowboy game). Rewards arrive only when the episode ends, so the
 reward of a seat's sequence is 0 at every decision but its last, which gets the
-seat's final reward; the next value of decision ``t`` is the value the same seat
-estimated at its own decision ``t + 1`` (never another seat's), and the sequence
-ends at its last decision. :func:`gae` then computes advantages over that sequence.
+seat's final reward; the next value of decision ``t`` is the value of the same seat's
+own decision ``t + 1`` (never another seat's), and the sequence ends at its last
+decision. :func:`gae` then computes advantages over that sequence. The values are
+computed once the rollout is over, in one large batch: the weights do not change
+during a rollout, so they are the values the learner had when it acted, and acting
+needs only the policy's half of the network.
 Seats that never act in an episode (a big blind whose opponent folded) produce no
 training data; their rewards still count in the episode statistics.
 
@@ -81,7 +84,7 @@ class Trajectory:
     masks: list[np.ndarray] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     logps: list[float] = field(default_factory=list)
-    values: list[float] = field(default_factory=list)
+    reward: float = 0.0  # the seat's final reward, scaled, once the episode is over
 
 
 @dataclass
@@ -192,8 +195,8 @@ class Collector:
         table.decisions = 0
         table.env.reset(seed=seed, options={"button": button})
 
-    def _finish(self, table: Table, out: list[tuple[Trajectory, np.ndarray, np.ndarray]], stats: RolloutStats) -> int:
-        """Close an episode: rewards to each learner seat's last decision; GAE."""
+    def _finish(self, table: Table, out: list[Trajectory], stats: RolloutStats) -> int:
+        """Close an episode: each learner seat's sequence gets its final reward."""
         state = table.env.state
         assert state is not None
         rewards = state.rewards()
@@ -210,10 +213,8 @@ class Collector:
                     self.pool.record(opponent, reward)
             if not traj.actions:
                 continue
-            r = np.zeros(len(traj.actions), np.float32)
-            r[-1] = reward * self.reward_scale
-            adv, ret = gae(r, np.asarray(traj.values, np.float32), self.gamma, self.lam)
-            out.append((traj, adv, ret))
+            traj.reward = reward * self.reward_scale
+            out.append(traj)
             collected += len(traj.actions)
         stats.hands += 1
         stats.lengths.append(table.decisions)
@@ -225,7 +226,7 @@ class Collector:
         episodes, then let the episodes in play finish."""
         stats = RolloutStats()
         start = time.perf_counter()
-        finished: list[tuple[Trajectory, np.ndarray, np.ndarray]] = []
+        finished: list[Trajectory] = []
         collected = 0
         for _, bot in self.bots:  # reseeded from our generator: resuming needs no bot state
             if hasattr(bot, "seed"):
@@ -247,9 +248,10 @@ class Collector:
                     self._start(table)
                     still.append(table)
             active = still
+        batch = self._batch(finished)
         stats.learner_decisions = collected
         stats.seconds = time.perf_counter() - start
-        return _flatten(finished), stats
+        return batch, stats
 
     def _tick(self, tables: Sequence[Table], stats: RolloutStats) -> None:
         """One decision at every table: observe the acting seats, infer per group, step."""
@@ -267,19 +269,28 @@ class Collector:
                 continue
             obs = np.stack([m[2]["observation"] for m in members])
             masks = np.stack([m[2]["action_mask"] for m in members]).astype(bool)
+            net = self.net if controller == LEARNER else self.pool.net(controller)
             with torch.inference_mode():
-                if controller == LEARNER:
-                    logits, values = self.net(torch.from_numpy(obs))
-                else:
-                    logits = self.pool.net(controller).logits(torch.from_numpy(obs))
+                logits = net.logits(torch.from_numpy(obs))
                 actions, logps = choose(logits, torch.from_numpy(masks), generator=self.generator)
             chosen = actions.tolist()
             if controller == LEARNER:
-                self._record(members, obs, masks, chosen, logps.tolist(), values.tolist(), stats)
+                self._record(members, obs, masks, chosen, logps.tolist(), stats)
             for (table, _, _), action in zip(members, chosen, strict=True):
                 table.decisions += 1
                 table.env.step(action)
         stats.decisions += len(tables)
+
+    def _batch(self, finished: list[Trajectory]) -> Batch:
+        """The values of every stored decision (one large batch), GAE, one flat batch."""
+        if not finished:
+            raise RuntimeError("the rollout collected no learner decisions (every learner seat was skipped)")
+        obs = np.stack([o for t in finished for o in t.obs])
+        with torch.inference_mode():
+            values = torch.cat(
+                [self.net.values(torch.from_numpy(obs[i : i + VALUE_CHUNK])) for i in range(0, len(obs), VALUE_CHUNK)]
+            )
+        return flatten(finished, obs, values.numpy().astype(np.float32), self.gamma, self.lam)
 
     def _bots_act(self, controller: int, members: list[tuple[Table, int, dict[str, np.ndarray]]]) -> None:
         """A fixed bot's decisions: one batched call with every acting seat's public view."""
@@ -301,7 +312,6 @@ class Collector:
         masks: np.ndarray,
         actions: list[int],
         logps: list[float],
-        values: list[float],
         stats: RolloutStats,
     ) -> None:
         for i, (table, seat, _) in enumerate(members):
@@ -310,9 +320,32 @@ class Collector:
             traj.masks.append(masks[i])
             traj.actions.append(actions[i])
             traj.logps.append(logps[i])
-            traj.values.append(values[i])
             if self.track_splits and masks[i, SPLIT_BASE:DRAW_BASE].any():
                 stats.split_regret.append(split_regret(table.env, seat, actions[i]))
+
+
+def flatten(trajectories: list[Trajectory], obs: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> Batch:
+    """One batch from finished sequences (in order), their stacked observations and the
+    values of those rows."""
+    advantages, returns = [], []
+    start = 0
+    for traj in trajectories:
+        end = start + len(traj.actions)
+        rewards = np.zeros(end - start, np.float32)
+        rewards[-1] = traj.reward
+        adv, ret = gae(rewards, values[start:end], gamma, lam)
+        advantages.append(adv)
+        returns.append(ret)
+        start = end
+    return Batch(
+        obs=obs,
+        masks=np.stack([m for t in trajectories for m in t.masks]),
+        actions=np.array([a for t in trajectories for a in t.actions], np.int64),
+        logps=np.array([p for t in trajectories for p in t.logps], np.float32),
+        values=values,
+        advantages=np.concatenate(advantages),
+        returns=np.concatenate(returns),
+    )
 
 
 def split_regret(env: DealersChoiceEnv, seat: int, action: int) -> float:
@@ -326,17 +359,4 @@ def split_regret(env: DealersChoiceEnv, seat: int, action: int) -> float:
     return float(scores.max() - scores[action - SPLIT_BASE])
 
 
-def _flatten(finished: list[tuple[Trajectory, np.ndarray, np.ndarray]]) -> Batch:
-    """Concatenate the finished sequences into one batch."""
-    if not finished:
-        raise RuntimeError("the rollout collected no learner decisions (every learner seat was skipped)")
-    trajs = [f[0] for f in finished]
-    return Batch(
-        obs=np.stack([o for t in trajs for o in t.obs]),
-        masks=np.stack([m for t in trajs for m in t.masks]),
-        actions=np.array([a for t in trajs for a in t.actions], np.int64),
-        logps=np.array([p for t in trajs for p in t.logps], np.float32),
-        values=np.array([v for t in trajs for v in t.values], np.float32),
-        advantages=np.concatenate([f[1] for f in finished]),
-        returns=np.concatenate([f[2] for f in finished]),
-    )
+VALUE_CHUNK = 4096  # rows per forward pass of the after-rollout value computation

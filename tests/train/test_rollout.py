@@ -41,24 +41,27 @@ def test_gae_matches_its_definition(gamma: float, lam: float) -> None:
 
 
 class ScriptedNet(nn.Module):
-    """Prefers the actions of ``preference`` in order; the value of the k-th decision it
-    is asked about (over the whole game) is k, so each stored value names its decision."""
+    """Prefers the actions of ``preference`` in order. It remembers the observations it
+    acted on, in order: the value of the k-th one (over the whole game) is k, so every
+    stored value names the decision it belongs to."""
 
     def __init__(self, num_actions: int, preference: tuple[int, ...]) -> None:
         super().__init__()
         self.base = torch.zeros(num_actions)
         for rank, action in enumerate(preference):
             self.base[action] = 50.0 - 10.0 * rank  # never sampled below a preferred legal one
+        self.seen: dict[bytes, int] = {}
         self.asked = 0
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        b = obs.shape[0]
-        values = torch.arange(self.asked, self.asked + b, dtype=torch.float32)
-        self.asked += b
-        return self.base.expand(b, -1), values
-
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        for row in obs:
+            self.seen[row.numpy().tobytes()] = self.asked
+            self.asked += 1
+        assert len(self.seen) == self.asked, "two decisions with the same observation"
         return self.base.expand(obs.shape[0], -1)
+
+    def values(self, obs: torch.Tensor) -> torch.Tensor:
+        return torch.tensor([float(self.seen[row.numpy().tobytes()]) for row in obs])
 
 
 def collector(

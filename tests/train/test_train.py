@@ -171,9 +171,7 @@ def test_cli_reports_config_errors_and_prints_configs(tmp_path: Path, capsys: py
 def test_default_config_beats_random(tmp_path: Path) -> None:
     """The documented default run (about ten minutes on two cores) beats the random bot
     with the 95% confidence interval above zero."""
-    config = load_config(
-        None, ['eval.opponents=["random"]', f"train.runs_dir={tmp_path}", "train.progress=false"]
-    )
+    config = load_config(None, ['eval.opponents=["random"]', f"train.runs_dir={tmp_path}", "train.progress=false"])
     result = train.main(config)
     stat = result.evaluation["random"]
     assert stat.low > 0, f"vs random: {stat}"
