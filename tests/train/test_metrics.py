@@ -1,0 +1,110 @@
+"""What the trainer logs: decision types and action frequencies, card features."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import envs
+from agents.features import PER_GROUP, CardFeatures, card_groups
+from agents.neural import Layout
+from envs.engine.actions import (
+    BRING_IN,
+    CHECK_CALL,
+    DECLARE_BOTH,
+    DECLARE_HIGH,
+    DRAW_BASE,
+    FOLD,
+    RAISE,
+    SPLIT_BASE,
+    STAY,
+    draw_action,
+)
+from envs.engine.cards import parse
+from training.metrics import action_frequencies, decision_kinds, eval_scalars
+
+
+def mask(width: int, *legal: int) -> np.ndarray:
+    row = np.zeros(width, bool)
+    row[list(legal)] = True
+    return row
+
+
+def test_decision_types_come_from_the_mask() -> None:
+    w = STAY + 1
+    masks = np.stack(
+        [
+            mask(w, FOLD, CHECK_CALL, RAISE),  # facing a bet
+            mask(w, CHECK_CALL, RAISE),  # nothing to call
+            mask(w, FOLD, STAY),  # Cowboy: stay or fold
+            mask(w, *range(DRAW_BASE, DRAW_BASE + 8)),  # a draw
+            mask(w, 4, 5, 6),  # a declaration
+            mask(w, SPLIT_BASE, SPLIT_BASE + 3),  # a Cowpie split
+        ]
+    )
+    kinds = decision_kinds(masks)
+    assert {k: v.nonzero()[0].tolist() for k, v in kinds.items()} == {
+        "stay": [2],
+        "draw": [3],
+        "split": [5],
+        "declare": [4],
+        "betting": [0, 1],
+    }
+
+
+def test_action_frequencies_per_decision_type() -> None:
+    w = STAY + 1
+    facing, free, bring = mask(w, FOLD, CHECK_CALL, RAISE), mask(w, CHECK_CALL, RAISE), mask(w, BRING_IN, RAISE)
+    draw, declare, stay = mask(w, *range(DRAW_BASE, STAY)), mask(w, 4, 5, 6), mask(w, FOLD, STAY)
+    rows = [
+        (facing, FOLD),
+        (facing, CHECK_CALL),
+        (free, CHECK_CALL),
+        (bring, BRING_IN),
+        (free, RAISE),
+        (draw, draw_action([0, 1, 2])),
+        (draw, draw_action([])),
+        (declare, DECLARE_HIGH),
+        (declare, DECLARE_BOTH),
+        (stay, STAY),
+        (stay, FOLD),
+        (stay, FOLD),
+    ]
+    freq = action_frequencies(np.stack([r[0] for r in rows]), np.array([r[1] for r in rows]))
+    assert freq["bet_fold"] == freq["bet_call"] == freq["bet_check"] == freq["bet_bring_in"] == freq["bet_raise"] == 0.2
+    assert freq["fold_facing_bet"] == 0.5
+    assert freq["draw_size_mean"] == 1.5 and freq["draw_3"] == freq["draw_0"] == 0.5
+    assert (freq["declare_low"], freq["declare_high"], freq["declare_both"]) == (0.0, 0.5, 0.5)
+    assert freq["stay"] == pytest.approx(1 / 3)
+    stud_only = action_frequencies(np.stack([free[:7], free[:7]]), np.array([CHECK_CALL, RAISE]))
+    assert set(stud_only) == {"bet_fold", "bet_check", "bet_call", "bet_bring_in", "bet_raise"}
+
+
+def test_eval_scalars_name_the_opponent_and_the_interval() -> None:
+    from agents.arena import Stat
+
+    out = eval_scalars({"heuristic": Stat(12.5, 4.0, 100), "runs/x.pt": Stat(-1.0, 2.0, 10)})
+    assert out["eval/heuristic_per100"] == 12.5 and out["eval/heuristic_ci95"] == 4.0
+    assert out["eval/heuristic_low"] == 8.5 and out["eval/heuristic_high"] == 16.5
+    assert out["eval/runs_x_pt_per100"] == -1.0
+
+
+def test_card_features_count_ranks_and_suits_of_each_group() -> None:
+    env = envs.make_raw("stud", 2)
+    env.reset(options={"deck": "As Kd Ah Jc 2c 3d", "button": 0})  # player_0: Kd Jc + 3d up; player_1: As Ah + 2c up
+    layout = Layout.of_env(env, {})
+    groups = card_groups(layout.pieces)
+    assert [g for g, _ in groups] == ["own", "up_1", "board", "own_board"]
+    features = CardFeatures(layout.obs_size, groups)
+    obs = torch.from_numpy(np.stack([env.observe("player_1")["observation"], env.observe("player_0")["observation"]]))
+    out = features(obs).view(2, len(groups), PER_GROUP)
+    at_least = out[..., :52].view(2, len(groups), 13, 4)
+    suits = out[..., 52:] * 5
+    aces, deuces = 12, 0
+    assert at_least[0, 0, aces].tolist() == [1, 1, 0, 0]  # player_1 holds a pair of aces
+    assert at_least[0, 0].sum() == 3 and suits[0, 0].tolist() == [1, 0, 1, 1]  # 2c, Ah, As
+    assert at_least[0, 1].sum() == 1 and at_least[0, 1, 1, 0] == 1  # it sees player_0's 3d up
+    assert at_least[1, 1, deuces, 0] == 1 and at_least[1, 0, aces].sum() == 0  # player_0 sees only the 2c of them
+    assert torch.equal(out[:, 2], torch.zeros(2, PER_GROUP))  # no community card
+    assert parse("As")[0] // 4 == aces

@@ -1,0 +1,143 @@
+"""Self-play PPO training of a baseline agent for one Dealer's Choice variant.
+
+Reads top to bottom (CleanRL style): a config (``training.config``: TOML files in
+``configs/``, each setting documented), a trainer (``training.trainer``) that
+collects self-play data on many tables at once, runs masked PPO, keeps an opponent
+pool of past snapshots, evaluates against fixed bots, and writes TensorBoard logs and
+checkpoints to ``runs/<variant>__<name>__<seed>__<time>/``::
+
+    python train.py                                   # two-player stud, about ten minutes
+    python train.py --config configs/razz.toml --set ppo.lr=1e-4 --set train.seed=3
+    python train.py --resume runs/stud__ppo__1__20250101-120000
+    tensorboard --logdir runs
+
+The checkpoint ``runs/<run>/checkpoints/latest.pt`` plays with
+``agents.load("runs/<run>/checkpoints/latest.pt")`` (or ``evaluate.py``).
+"""
+
+from __future__ import annotations
+
+import os
+
+# idle OpenMP workers sleep instead of spinning: on a busy 2-core machine spinning
+# workers steal the core that steps the tables (set before torch is imported)
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agents.checkpoint import CheckpointError
+from training.config import Config, ConfigError, from_dict, help_text, load_config, to_toml
+from training.trainer import Trainer, TrainResult, load_resume, run_name
+
+
+def main(
+    config: Config | str | Path | dict[str, Any] | None = None,
+    *,
+    resume: str | Path | None = None,
+    overrides: Sequence[str] = (),
+) -> TrainResult:
+    """Train (or, with ``resume``, continue a run) and return where everything went.
+
+    Args:
+        config: a :class:`~training.config.Config`, a TOML path, a dict of sections,
+            or None for the defaults (``configs/default.toml``).
+        resume: a run folder to continue from its latest checkpoint, with the config
+            stored there (``config`` must then be None).
+        overrides: ``section.key=value`` settings applied last.
+    """
+    if resume is not None:
+        if config is not None:
+            raise ConfigError("resume continues with the run's own config: pass overrides, not a config")
+        run_dir = Path(resume)
+        cfg, state = load_resume(run_dir, list(overrides))
+        done = int(state["counters"]["update"])
+        if done > cfg.train.updates:
+            raise ConfigError(f"{run_dir} already ran {done} updates; set train.updates above that to continue")
+        trainer = Trainer(cfg, run_dir, resume=state)
+    else:
+        cfg = _resolve(config, overrides)
+        run_dir = _new_run_dir(cfg)
+        trainer = Trainer(cfg, run_dir)
+        run_dir.mkdir(parents=True)
+        (run_dir / "config.toml").write_text(to_toml(cfg), encoding="utf-8")
+    return trainer.run()
+
+
+def _resolve(config: Config | str | Path | dict[str, Any] | None, overrides: Sequence[str]) -> Config:
+    if config is None or isinstance(config, str | Path):
+        return load_config(config, overrides)
+    base = from_dict(config, "config dict") if isinstance(config, dict) else config
+    return load_config(None, overrides, base=base)
+
+
+def _new_run_dir(cfg: Config) -> Path:
+    """A fresh folder under ``train.runs_dir`` (a suffix if the name is taken)."""
+    base = Path(cfg.train.runs_dir) / run_name(cfg)
+    path, k = base, 1
+    while path.exists():
+        k += 1
+        path = base.with_name(f"{base.name}-{k}")
+    return path
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line (``--help`` lists every setting with its documentation)."""
+    parser = argparse.ArgumentParser(
+        prog="train.py",
+        description="Self-play PPO training for a Dealer's Choice variant; logs to TensorBoard under runs/.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="settings (TOML sections; set any of them with --set section.key=value):" + help_text(),
+    )
+    parser.add_argument(
+        "--config", metavar="PATH", help="TOML config (default: built-in defaults = configs/default.toml)"
+    )
+    parser.add_argument(
+        "--set",
+        metavar="SECTION.KEY=VALUE",
+        action="append",
+        default=[],
+        dest="overrides",
+        help="override one setting, as a TOML value (a bare word is a string); repeatable",
+    )
+    parser.add_argument("--resume", metavar="RUN_DIR", help="continue a run from RUN_DIR/checkpoints/latest.pt")
+    parser.add_argument("--print-config", action="store_true", help="print the resolved config as TOML and exit")
+    return parser.parse_args(argv)
+
+
+def cli(argv: Sequence[str] | None = None) -> int:
+    """Run from the command line; returns the exit status."""
+    args = parse_args(argv)
+    try:
+        if args.print_config:
+            if args.resume:
+                config, _ = load_resume(Path(args.resume), args.overrides)
+            else:
+                config = load_config(args.config, args.overrides)
+            print(to_toml(config))
+            return 0
+        if args.resume and args.config:
+            raise ConfigError("--resume uses the run's own config; combine it with --set, not --config")
+        result = (
+            main(args.config, overrides=args.overrides)
+            if not args.resume
+            else main(resume=args.resume, overrides=args.overrides)
+        )
+    except (ConfigError, CheckpointError) as err:
+        print(f"train.py: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    print(f"run: {result.run_dir}\ncheckpoint: {result.checkpoint}")
+    print(
+        f"{result.updates} updates, {result.decisions:,} learner decisions, {result.hands:,} hands, "
+        f"{result.seconds / 60:.1f} min"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(cli())

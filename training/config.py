@@ -1,0 +1,414 @@
+"""Training configuration: dataclasses with a docstring per setting, read from TOML.
+
+A config is a TOML file with the sections below (``configs/default.toml`` lists every
+setting with its documentation); anything left out keeps its default, and
+``--set section.key=value`` overrides one setting from the command line (the value is
+read as a TOML value, and a bare word as a string: ``--set env.variant=razz``).
+Files are parsed as data with :mod:`tomllib`, never evaluated. An unknown section or
+key, a value of the wrong type, or a value out of range is a :class:`ConfigError`
+naming the setting and what it accepts.
+
+The field docstrings are the documentation: ``python train.py --help`` prints them,
+and ``python train.py --print-config`` writes a complete, commented TOML file.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import inspect
+import itertools
+import json
+import math
+import tomllib
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.pool import SAMPLING_RULES
+
+
+class ConfigError(ValueError):
+    """A setting is unknown, of the wrong type, or out of range."""
+
+
+@dataclass
+class TrainSection:
+    """Budget, seed, output and checkpoints."""
+
+    name: str = "ppo"
+    """Run name, part of the run folder runs/<variant>__<name>__<seed>__<time>/."""
+    seed: int = 1
+    """Seeds everything: initial weights, deals, seats, opponents, action sampling, minibatch order."""
+    updates: int = 250
+    """PPO updates to run: the training budget (each collects rollout.decisions decisions first)."""
+    runs_dir: str = "runs"
+    """Folder that holds the run folders (git-ignored)."""
+    checkpoint_every: int = 25
+    """Save checkpoints/latest.pt (resumable) and checkpoints/update_<k>.pt every this many updates (and at the end)."""
+    threads: int = 2
+    """torch CPU threads for the PPO update (collection and evaluation always use one)."""
+    progress: bool = True
+    """Show a tqdm progress bar with the key figures."""
+
+
+@dataclass
+class EnvSection:
+    """The table the agent learns to play."""
+
+    variant: str = "stud"
+    """Variant: stud, razz, stud_hilo, stud_hilo_declare, cowpie, cowboy, cowgirl, cowpattie or chowaha."""
+    num_players: int = 2
+    """Seats at the table (each seat is played by the learner, a pool snapshot or a fixed bot)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """House rules passed to envs.make_raw (for example {match_cap = 8} for Cowboy); the variant validates them."""
+
+
+@dataclass
+class ModelSection:
+    """The policy network (agents.nets.PolicyNet)."""
+
+    hidden: list[int] = field(default_factory=lambda: [256, 256])
+    """Widths of the MLP torso's layers (each head's torso, or the one shared torso)."""
+    card_features: bool = True
+    """Add rank and suit counts of the card groups to the input (agents.features)."""
+    shared: bool = False
+    """One torso for the policy and value heads (cheaper; the value loss then shapes the policy's features)."""
+
+
+@dataclass
+class RolloutSection:
+    """Self-play data collection (agents.rollout.Collector)."""
+
+    tables: int = 64
+    """Tables stepped together in one process; also the batch size of policy inference."""
+    decisions: int = 8192
+    """Learner decisions to collect before each update (episodes in play then finish, so a few more)."""
+    self_play: float = 0.5
+    """Probability that a new episode (other than a bot table) is pure self-play (the current policy in every seat);
+    otherwise the learner takes one random seat and a pool snapshot plays the others."""
+    bots: list[str] = field(default_factory=lambda: ["random", "call"])
+    """Fixed bots to train against as well (agents.load specs: random, call, heuristic, checkpoint paths); a learner
+    that only meets itself learns to respect raises and folds too often against loose bots."""
+    bot_fraction: float = 0.2
+    """Probability that a new episode is a bot table: the learner in one seat, one of rollout.bots in the others."""
+
+
+@dataclass
+class PPOSection:
+    """The PPO update (agents.ppo)."""
+
+    lr: float = 3e-4
+    """Adam learning rate at the first update."""
+    anneal_lr: bool = True
+    """Decay the learning rate linearly to 0 over train.updates."""
+    gamma: float = 1.0
+    """Discount per decision of the same seat (rewards only arrive when the hand or game ends)."""
+    gae_lambda: float = 0.95
+    """GAE lambda over each seat's own decision sequence."""
+    reward_scale: float = 0.1
+    """Rewards are multiplied by this for GAE and the value loss, so that value errors stay near 1 when pots are
+    worth tens of units (the policy's advantages are normalised anyway)."""
+    epochs: int = 4
+    """Passes over each rollout."""
+    minibatch_size: int = 1024
+    """Decisions per gradient step."""
+    clip_coef: float = 0.2
+    """PPO ratio clipping (and value clipping when clip_vloss is on)."""
+    clip_vloss: bool = False
+    """Clip the value update around the value used when acting."""
+    ent_coef: float = 0.01
+    """Weight of the entropy bonus (of the masked policy)."""
+    vf_coef: float = 0.5
+    """Weight of the value loss."""
+    max_grad_norm: float = 0.5
+    """Global gradient-norm clipping."""
+    norm_adv: bool = True
+    """Normalise advantages within each minibatch."""
+    target_kl: float = 0.0
+    """Stop an update's epochs early when the mean approximate KL of an epoch exceeds this (0: never)."""
+
+
+@dataclass
+class PoolSection:
+    """The opponent pool of frozen snapshots (agents.pool.OpponentPool)."""
+
+    capacity: int = 10
+    """Snapshots kept (the oldest is dropped first)."""
+    snapshot_every: int = 10
+    """Add a snapshot of the learner every this many updates (and one of the initial policy)."""
+    rule: str = "uniform"
+    """Which snapshot a pool table gets: latest, uniform, or weighted (those that beat the learner more often)."""
+    temperature: float = 1.0
+    """weighted only: softness, in reward units per hand (smaller favours the strongest snapshots more)."""
+    score_step: float = 0.02
+    """weighted only: step of each snapshot's running mean of the learner's reward against it."""
+
+
+@dataclass
+class EvalSection:
+    """Periodic evaluation with duplicate deals (agents.run_match), logged under eval/."""
+
+    opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    """Bot specs to evaluate against (agents.load: random, call, heuristic, a checkpoint path, module:Class)."""
+    every: int = 50
+    """Evaluate every this many updates and at the end (0: only at the end)."""
+    deals: int = 1000
+    """Duplicate deals per opponent (each is played once per seat rotation)."""
+    seed: int = 2024
+    """Seed of the evaluation deals (the same deals at every evaluation)."""
+    greedy: bool = False
+    """Evaluate the greedy policy (most likely legal action) instead of sampling."""
+
+
+@dataclass
+class Config:
+    """Everything ``train.py`` needs; see each section."""
+
+    train: TrainSection = field(default_factory=TrainSection)
+    env: EnvSection = field(default_factory=EnvSection)
+    model: ModelSection = field(default_factory=ModelSection)
+    rollout: RolloutSection = field(default_factory=RolloutSection)
+    ppo: PPOSection = field(default_factory=PPOSection)
+    pool: PoolSection = field(default_factory=PoolSection)
+    eval: EvalSection = field(default_factory=EvalSection)
+
+
+SECTIONS: dict[str, type] = {f.name: typing.get_type_hints(Config)[f.name] for f in dataclasses.fields(Config)}
+
+
+# ------------------------------------------------------------------ docs
+@functools.cache
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each field of a dataclass (read from its source)."""
+    tree = ast.parse(inspect.getsource(cls))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs: dict[str, str] = {}
+    for node, following in itertools.pairwise(body):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            docs[node.target.id] = " ".join(following.value.value.split())
+    return docs
+
+
+def type_name(tp: Any) -> str:
+    """``int``, ``list[str]``, ``table`` ... as the help shows them."""
+    if typing.get_origin(tp) is dict:
+        return "table"
+    return str(tp).replace("typing.", "") if typing.get_origin(tp) else tp.__name__
+
+
+def settings() -> list[tuple[str, str, Any, str]]:
+    """(``section.key``, type name, default, doc) of every setting, in order."""
+    out = []
+    defaults = Config()
+    for section, cls in SECTIONS.items():
+        hints = typing.get_type_hints(cls)
+        docs = field_docs(cls)
+        for f in dataclasses.fields(cls):
+            default = getattr(getattr(defaults, section), f.name)
+            out.append((f"{section}.{f.name}", type_name(hints[f.name]), default, docs.get(f.name, "")))
+    return out
+
+
+def help_text() -> str:
+    """Every setting with its type, default and documentation (for ``--help``)."""
+    lines = []
+    current = ""
+    for key, tp, default, doc in settings():
+        section = key.split(".")[0]
+        if section != current:
+            current = section
+            lines.append(f"\n[{section}]  {inspect.getdoc(SECTIONS[section])}")
+        lines.append(f"  {key} ({tp}, default {to_toml_value(default)})\n      {doc}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------- parsing
+def check_value(key: str, tp: Any, value: Any) -> Any:
+    """``value`` as a ``tp`` (an int is accepted for a float); else a ConfigError."""
+    origin = typing.get_origin(tp)
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        if not isinstance(value, list):
+            raise ConfigError(f"setting {key} must be a list of {item.__name__}, got {value!r}")
+        return [check_value(f"{key}[{i}]", item, v) for i, v in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ConfigError(f"setting {key} must be a table (for example {{match_cap = 8}}), got {value!r}")
+        return dict(value)
+    if tp is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if (tp is int and isinstance(value, bool)) or not isinstance(value, tp):
+        raise ConfigError(f"setting {key} must be {tp.__name__}, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def apply_dict(config: Config, data: dict[str, Any], source: str) -> Config:
+    """A copy of ``config`` with the settings of a parsed TOML document applied."""
+    config = dataclasses.replace(config, **{s: dataclasses.replace(getattr(config, s)) for s in SECTIONS})
+    for section, values in data.items():
+        if section not in SECTIONS:
+            raise ConfigError(f"{source}: unknown section [{section}]; known: {', '.join(SECTIONS)}")
+        if not isinstance(values, dict):
+            raise ConfigError(f"{source}: [{section}] must be a table of settings, got {values!r}")
+        for key, value in values.items():
+            set_value(config, section, key, value, source)
+    return config
+
+
+def set_value(config: Config, section: str, key: str, value: Any, source: str) -> None:
+    """Set one setting, checking that it exists and has the right type."""
+    cls = SECTIONS[section]
+    hints = typing.get_type_hints(cls)
+    if key not in hints:
+        known = ", ".join(f.name for f in dataclasses.fields(cls))
+        raise ConfigError(f"{source}: unknown setting {section}.{key}; [{section}] has: {known}")
+    try:
+        setattr(getattr(config, section), key, check_value(f"{section}.{key}", hints[key], value))
+    except ConfigError as err:
+        raise ConfigError(f"{source}: {err}") from None
+
+
+def parse_override(text: str) -> tuple[str, str, Any]:
+    """``"ppo.lr=3e-4"`` -> ``("ppo", "lr", 3e-4)``; the value is read as TOML, or
+    taken as a string when it is not a TOML value (``env.variant=razz``)."""
+    name, sep, raw = text.partition("=")
+    section, dot, key = name.strip().partition(".")
+    if not sep or not dot or not key:
+        raise ConfigError(f"override {text!r} must look like section.key=value (for example ppo.lr=3e-4)")
+    if section not in SECTIONS:
+        raise ConfigError(f"override {text!r}: unknown section {section!r}; known: {', '.join(SECTIONS)}")
+    raw = raw.strip()
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return section, key, value
+
+
+def load_config(
+    path: str | Path | None = None, overrides: typing.Sequence[str] = (), base: Config | None = None
+) -> Config:
+    """Defaults (or ``base``), then the TOML file, then the ``--set`` overrides; validated."""
+    config = base if base is not None else Config()
+    if path is not None:
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"no config file at {str(path)!r} (see configs/)") from None
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"{path}: not valid TOML: {err}") from None
+        config = apply_dict(config, data, str(path))
+    else:
+        config = apply_dict(config, {}, "defaults")
+    for text in overrides:
+        section, key, value = parse_override(text)
+        set_value(config, section, key, value, f"--set {text}")
+    validate(config)
+    return config
+
+
+# ------------------------------------------------------------ validation
+def validate(config: Config) -> None:
+    """Range checks that types cannot express."""
+    t, r, p, pool, ev = config.train, config.rollout, config.ppo, config.pool, config.eval
+    checks = [
+        ("train.updates", t.updates >= 1, ">= 1"),
+        ("train.checkpoint_every", t.checkpoint_every >= 1, ">= 1"),
+        ("train.threads", t.threads >= 1, ">= 1"),
+        ("train.name", bool(t.name) and "/" not in t.name and "__" not in t.name, "non-empty, no '/' or '__'"),
+        ("env.num_players", config.env.num_players >= 2, ">= 2"),
+        (
+            "model.hidden",
+            bool(config.model.hidden) and min(config.model.hidden) >= 1,
+            "a non-empty list of widths >= 1",
+        ),
+        ("rollout.tables", r.tables >= 1, ">= 1"),
+        ("rollout.decisions", r.decisions >= 1, ">= 1"),
+        ("rollout.self_play", 0.0 <= r.self_play <= 1.0, "between 0 and 1"),
+        ("rollout.bot_fraction", 0.0 <= r.bot_fraction <= 1.0, "between 0 and 1"),
+        ("rollout.bot_fraction", r.bot_fraction == 0 or bool(r.bots), "0 unless rollout.bots names a bot"),
+        ("ppo.lr", p.lr > 0 and math.isfinite(p.lr), "> 0"),
+        ("ppo.gamma", 0.0 <= p.gamma <= 1.0, "between 0 and 1"),
+        ("ppo.gae_lambda", 0.0 <= p.gae_lambda <= 1.0, "between 0 and 1"),
+        ("ppo.reward_scale", p.reward_scale > 0 and math.isfinite(p.reward_scale), "> 0"),
+        ("ppo.epochs", p.epochs >= 1, ">= 1"),
+        ("ppo.minibatch_size", p.minibatch_size >= 2, ">= 2"),
+        ("ppo.clip_coef", p.clip_coef > 0, "> 0"),
+        ("ppo.ent_coef", p.ent_coef >= 0, ">= 0"),
+        ("ppo.vf_coef", p.vf_coef >= 0, ">= 0"),
+        ("ppo.max_grad_norm", p.max_grad_norm > 0, "> 0"),
+        ("ppo.target_kl", p.target_kl >= 0, ">= 0 (0: off)"),
+        ("pool.capacity", pool.capacity >= 1, ">= 1"),
+        ("pool.snapshot_every", pool.snapshot_every >= 1, ">= 1"),
+        ("pool.rule", pool.rule in SAMPLING_RULES, f"one of {', '.join(SAMPLING_RULES)}"),
+        ("pool.temperature", pool.temperature > 0, "> 0"),
+        ("pool.score_step", 0 < pool.score_step <= 1, "in (0, 1]"),
+        ("eval.every", ev.every >= 0, ">= 0 (0: only at the end)"),
+        ("eval.deals", ev.deals >= 2, ">= 2 (a confidence interval needs two deals)"),
+    ]
+    for key, ok, allowed in checks:
+        if not ok:
+            section, name = key.split(".")
+            value = getattr(getattr(config, section), name)
+            raise ConfigError(f"setting {key} = {to_toml_value(value)} is out of range: it must be {allowed}")
+
+
+# --------------------------------------------------------------- output
+def to_dict(config: Config) -> dict[str, dict[str, Any]]:
+    """Plain nested dicts (for checkpoints and TOML)."""
+    return dataclasses.asdict(config)
+
+
+def from_dict(data: dict[str, Any], source: str = "checkpoint") -> Config:
+    """A validated config from :func:`to_dict` output."""
+    config = apply_dict(Config(), data, source)
+    validate(config)
+    return config
+
+
+def to_toml_value(value: Any) -> str:
+    """One value in TOML syntax (strings, numbers, booleans, lists, inline tables)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(to_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {to_toml_value(v)}" for k, v in value.items()) + "}"
+    raise ConfigError(f"cannot write {value!r} ({type(value).__name__}) as TOML")
+
+
+HEADER = """\
+# A complete train.py config: every setting under its documentation (python train.py
+# --help prints the same). configs/default.toml holds the defaults, which is what
+# `python train.py` runs: two-player seven-card stud, about ten minutes on two CPU
+# cores. Written by  python train.py --print-config  (add --config/--set to change it).
+"""
+
+
+def to_toml(config: Config, docs: bool = True) -> str:
+    """The whole config as TOML, each setting under its documentation."""
+    lines: list[str] = [HEADER] if docs else []
+    data = to_dict(config)
+    for section, cls in SECTIONS.items():
+        field_doc = field_docs(cls)
+        lines.append(f"[{section}]" + (f"  # {inspect.getdoc(cls)}" if docs else ""))
+        for key, value in data[section].items():
+            if docs:
+                lines.append(f"# {field_doc.get(key, '')}")
+            lines.append(f"{key} = {to_toml_value(value)}")
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,167 @@
+"""What the trainer logs: action frequencies per decision type, rollout and loss
+figures, and evaluations against fixed bots (TensorBoard tags ``charts/``,
+``losses/``, ``actions/``, ``perf/`` and ``eval/``).
+
+Decision types are read from the action mask, so they work for every variant: a
+decision whose mask offers ``stay`` is a stay-or-fold decision (Cowboy), one that
+offers discards is a draw, one that offers splits a Cowpie split, one that offers
+declarations a declaration, and everything else a betting decision. A betting
+decision that offers ``fold`` faces a bet, so its ``check_call`` is a call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from agents.arena import Stat, run_match
+from agents.loading import load
+from agents.nets import PolicyNet
+from agents.neural import Layout, NeuralAgent
+from agents.rollout import Batch, RolloutStats
+from envs.engine.actions import (
+    BRING_IN,
+    CHECK_CALL,
+    DECLARE_BOTH,
+    DECLARE_LOW,
+    DRAW_BASE,
+    FOLD,
+    RAISE,
+    SIZED_BASE,
+    SPLIT_BASE,
+    STAY,
+)
+from training.config import ConfigError
+
+
+def decision_kinds(masks: np.ndarray) -> dict[str, np.ndarray]:
+    """Boolean row selectors: ``stay``, ``draw``, ``split``, ``declare``, ``betting``."""
+    width = masks.shape[1]
+    none = np.zeros(len(masks), bool)
+    stay: np.ndarray = masks[:, STAY].astype(bool) if width > STAY else none
+    draw: np.ndarray = masks[:, DRAW_BASE:STAY].any(1) & ~stay if width > DRAW_BASE else none
+    split: np.ndarray = np.asarray(masks[:, SPLIT_BASE:DRAW_BASE].any(1)) if width > SPLIT_BASE else none
+    declare: np.ndarray = np.asarray(masks[:, DECLARE_LOW : DECLARE_BOTH + 1].any(1)) if width > DECLARE_LOW else none
+    betting = ~(stay | draw | split | declare)
+    return {"stay": stay, "draw": draw, "split": split, "declare": declare, "betting": betting}
+
+
+def action_frequencies(masks: np.ndarray, actions: np.ndarray) -> dict[str, float]:
+    """Fractions of the learner's choices per decision type (absent types are left out).
+
+    ``bet_fold`` ... ``bet_raise`` share the betting decisions (``bet_raise`` counts
+    completes, bets, raises and sized bets); ``fold_facing_bet`` is the fold rate when
+    facing a bet; ``declare_*`` share the declarations; ``draw_size_mean`` and
+    ``draw_<k>`` describe the number of cards discarded; ``stay`` is the stay rate.
+    """
+    out: dict[str, float] = {}
+    kinds = decision_kinds(masks)
+    bet = kinds["betting"]
+    if bet.any():
+        a = actions[bet]
+        facing = masks[bet, FOLD]
+        out["bet_fold"] = float(np.mean(a == FOLD))
+        out["bet_check"] = float(np.mean((a == CHECK_CALL) & ~facing))
+        out["bet_call"] = float(np.mean((a == CHECK_CALL) & facing))
+        out["bet_bring_in"] = float(np.mean(a == BRING_IN))
+        out["bet_raise"] = float(np.mean((a == RAISE) | (a >= SIZED_BASE)))
+        if facing.any():
+            out["fold_facing_bet"] = float(np.mean(a[facing] == FOLD))
+    if kinds["declare"].any():
+        a = actions[kinds["declare"]]
+        for name, index in (("low", DECLARE_LOW), ("high", DECLARE_LOW + 1), ("both", DECLARE_BOTH)):
+            out[f"declare_{name}"] = float(np.mean(a == index))
+    if kinds["draw"].any():
+        sizes = np.array([bin(int(m)).count("1") for m in actions[kinds["draw"]] - DRAW_BASE])
+        out["draw_size_mean"] = float(sizes.mean())
+        for k in range(6):
+            out[f"draw_{k}"] = float(np.mean(sizes == k))
+    if kinds["stay"].any():
+        out["stay"] = float(np.mean(actions[kinds["stay"]] == STAY))
+    return out
+
+
+def rollout_scalars(batch: Batch, stats: RolloutStats) -> dict[str, float]:
+    """Everything about one rollout worth a TensorBoard scalar (tag -> value)."""
+    out = {
+        "charts/episodic_return": _mean(stats.returns),
+        "charts/return_vs_pool": _mean(stats.returns_vs_pool),
+        **{f"charts/return_vs_{_tag(name)}": _mean(r) for name, r in stats.returns_vs_bots.items()},
+        "charts/episode_length": _mean(stats.lengths),
+        "charts/hands_per_second": stats.hands / max(stats.seconds, 1e-9),
+        "charts/decisions_per_second": stats.decisions / max(stats.seconds, 1e-9),
+        "charts/learner_decisions": float(stats.learner_decisions),
+        "charts/value_mean": float(batch.values.mean()),
+    }
+    for name, value in action_frequencies(batch.masks, batch.actions).items():
+        out[f"actions/{name}"] = value
+    if stats.split_regret:
+        regret = np.array(stats.split_regret)
+        out["actions/split_regret"] = float(regret.mean())
+        out["actions/split_best"] = float(np.mean(regret <= 1e-12))
+    return {k: v for k, v in out.items() if not np.isnan(v)}
+
+
+def _tag(spec: str) -> str:
+    """A bot spec as a TensorBoard tag part (``runs/x.pt`` -> ``runs_x_pt``)."""
+    return "".join(c if c.isalnum() or c in "_-" else "_" for c in spec)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return float(np.mean(values)) if len(values) else float("nan")
+
+
+def check_opponents(specs: Sequence[str], setting: str = "eval.opponents") -> None:
+    """Load every bot once, so that a bad spec fails at the start of a run rather than
+    after the first hour of training."""
+    for spec in specs:
+        try:
+            load(spec, seed=0)
+        except (ValueError, ImportError) as err:
+            raise ConfigError(f"bot {spec!r} in {setting} cannot be loaded ({err}); fix {setting}") from None
+
+
+def evaluate(
+    net: PolicyNet,
+    layout: Layout,
+    opponents: Sequence[str],
+    *,
+    deals: int,
+    seed: int,
+    greedy: bool,
+) -> dict[str, Stat]:
+    """The learner's result per 100 hands (in the variant's unit) against each
+    opponent over duplicate deals, with its 95% confidence interval."""
+    agent = NeuralAgent(net, layout, greedy=greedy, seed=seed, name="learner")
+    results: dict[str, Stat] = {}
+    for spec in opponents:
+        match = run_match(
+            layout.variant,
+            [agent, spec],
+            deals,
+            num_players=layout.num_players,
+            seed=seed,
+            options=layout.env_kwargs,
+        )
+        results[spec] = match.result(0)
+    return results
+
+
+def eval_scalars(results: dict[str, Stat]) -> dict[str, float]:
+    """``eval/<opponent>_per100`` (mean), ``_ci95`` (half-width), ``_low`` and ``_high``."""
+    out: dict[str, float] = {}
+    for spec, stat in results.items():
+        tag = _tag(spec)
+        out[f"eval/{tag}_per100"] = stat.mean
+        out[f"eval/{tag}_ci95"] = stat.half_width
+        out[f"eval/{tag}_low"] = stat.low
+        out[f"eval/{tag}_high"] = stat.high
+    return out
+
+
+def describe_eval(results: dict[str, Any], unit: str) -> str:
+    """One line: ``random +120.3 ± 20.1, heuristic -5.0 ± 9.9 (big bets / 100 hands)``."""
+    parts = [f"{spec} {stat.mean:+.1f} ± {stat.half_width:.1f}" for spec, stat in results.items()]
+    return ", ".join(parts) + f" ({unit} / 100 hands)"

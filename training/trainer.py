@@ -1,0 +1,309 @@
+"""The training loop: collect, update, log, snapshot, evaluate, checkpoint, repeat.
+
+One update (1-based index ``k``):
+
+1. the collector plays self-play and pool tables until ``rollout.decisions`` learner
+   decisions are in finished episodes (``agents.rollout``);
+2. PPO runs its epochs over them at the learning rate of update ``k`` (``agents.ppo``);
+3. every ``pool.snapshot_every`` updates a frozen copy joins the opponent pool;
+4. every ``eval.every`` updates (and at the end) the learner plays duplicate matches
+   against ``eval.opponents``;
+5. every ``train.checkpoint_every`` updates (and at the end) checkpoints are written.
+
+After each update the trainer keeps a *boundary* state in memory: weights, optimizer,
+pool, counters and every random generator as they stand between two updates. The
+periodic checkpoints save it, and so does an interrupted run (Ctrl-C or SIGTERM):
+whatever the interruption cut short is simply redone after ``--resume``, which
+reloads the boundary and continues exactly as an uninterrupted run would have.
+"""
+
+from __future__ import annotations
+
+import copy
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from agents.arena import Stat, unit_name
+from agents.checkpoint import net_from_checkpoint, read_checkpoint, save_checkpoint
+from agents.features import card_groups
+from agents.loading import load
+from agents.nets import PolicyNet
+from agents.neural import Layout
+from agents.pool import OpponentPool
+from agents.ppo import PPOSettings, linear_schedule, ppo_update
+from agents.rollout import Collector
+from envs.registry import make_raw
+from training.config import Config, ConfigError, from_dict, to_dict, to_toml
+from training.metrics import check_opponents, describe_eval, eval_scalars, evaluate, rollout_scalars
+
+LATEST = "latest.pt"
+
+
+@dataclass
+class TrainResult:
+    """What a finished (or resumed and finished) run produced."""
+
+    run_dir: Path
+    checkpoint: Path
+    updates: int
+    decisions: int
+    hands: int
+    seconds: float
+    evaluation: dict[str, Stat] = field(default_factory=dict)
+
+
+def run_name(config: Config) -> str:
+    """``<variant>__<name>__<seed>__<time>``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return f"{config.env.variant}__{config.train.name}__{config.train.seed}__{stamp}"
+
+
+class Trainer:
+    """Owns the learner, its optimizer, the pool, the collector and the counters."""
+
+    def __init__(self, config: Config, run_dir: Path, resume: dict[str, Any] | None = None) -> None:
+        self.config = config
+        self.run_dir = run_dir
+        env_cfg = config.env
+        try:
+            self.layout = Layout.build(env_cfg.variant, env_cfg.num_players, env_cfg.options)
+        except ValueError as err:
+            raise ConfigError(f"[env] does not describe a table: {err}") from None
+        self.unit = unit_name(make_raw(env_cfg.variant, env_cfg.num_players, **env_cfg.options))
+        check_opponents(config.eval.opponents)
+        check_opponents(config.rollout.bots, "rollout.bots")
+        seed = config.train.seed
+        torch.manual_seed(seed)  # initial weights
+        self.net = self._new_net()
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.ppo.lr, eps=1e-5)
+        p = config.pool
+        self.pool = OpponentPool(self._new_net, p.capacity, p.rule, p.temperature, p.score_step)
+        collect_seq, update_seq = np.random.SeedSequence(seed).spawn(2)
+        self.rng = np.random.default_rng(collect_seq)
+        self.update_rng = np.random.default_rng(update_seq)
+        self.generator = torch.Generator().manual_seed(seed)
+        self.collector = Collector(
+            env_cfg.variant,
+            env_cfg.num_players,
+            env_cfg.options,
+            config.rollout.tables,
+            self.net,
+            self.pool,
+            self_play=config.rollout.self_play,
+            gamma=config.ppo.gamma,
+            lam=config.ppo.gae_lambda,
+            reward_scale=config.ppo.reward_scale,
+            bots=[(spec, load(spec, seed=seed)) for spec in config.rollout.bots],
+            bot_fraction=config.rollout.bot_fraction,
+            rng=self.rng,
+            generator=self.generator,
+        )
+        self.counters = {"update": 0, "decisions": 0, "all_decisions": 0, "hands": 0, "seconds": 0.0}
+        if resume is not None:
+            self.load_training_state(resume)
+        else:
+            self.pool.add(self.net, 0)
+        self.boundary = self.training_state()
+        self.last_eval: dict[str, Stat] = {}
+
+    def _new_net(self) -> PolicyNet:
+        model = self.config.model
+        groups = card_groups(self.layout.pieces) if model.card_features else []
+        return PolicyNet(
+            self.layout.obs_size, len(self.layout.action_names), model.hidden, shared=model.shared, card_groups=groups
+        )
+
+    # ----------------------------------------------------------------- state
+    def training_state(self) -> dict[str, Any]:
+        """Everything ``--resume`` needs, copied (the live objects keep changing)."""
+        return {
+            "weights": {k: v.detach().clone() for k, v in self.net.state_dict().items()},
+            "optimizer": copy.deepcopy(self.optimizer.state_dict()),
+            "pool": self.pool.state_dict(),  # snapshots are never modified: no copy needed
+            "counters": dict(self.counters),
+            "rng": copy.deepcopy(self.rng.bit_generator.state),
+            "update_rng": copy.deepcopy(self.update_rng.bit_generator.state),
+            "generator": self.generator.get_state(),
+        }
+
+    def load_training_state(self, state: dict[str, Any]) -> None:
+        """Restore from :meth:`training_state` (as read back from a checkpoint)."""
+        self.net.load_state_dict(state["weights"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.pool.load_state_dict(state["pool"])
+        self.counters = dict(state["counters"])
+        self.rng.bit_generator.state = state["rng"]
+        self.update_rng.bit_generator.state = state["update_rng"]
+        self.generator.set_state(state["generator"])
+
+    def save(self, boundary: dict[str, Any]) -> Path:
+        """Write ``checkpoints/latest.pt`` (resumable) and ``update_<k>.pt`` (agent only)."""
+        folder = self.run_dir / "checkpoints"
+        counters = boundary["counters"]
+        net = self._new_net()
+        net.load_state_dict(boundary["weights"])
+        step = {k: int(counters[k]) for k in ("update", "decisions", "hands")}
+        config = to_dict(self.config)
+        save_checkpoint(
+            folder / f"update_{step['update']:06d}.pt", net=net, layout=self.layout, step=step, config=config
+        )
+        return save_checkpoint(
+            folder / LATEST, net=net, layout=self.layout, step=step, config=config, training=boundary
+        )
+
+    # ------------------------------------------------------------------ loop
+    def run(self) -> TrainResult:
+        """Train until ``train.updates``; on Ctrl-C / SIGTERM save the last boundary and re-raise."""
+        cfg = self.config
+        start_update = int(self.counters["update"])
+        writer = SummaryWriter(str(self.run_dir), purge_step=int(self.counters["decisions"]) + 1)
+        if start_update == 0:
+            writer.add_text("config", "```toml\n" + to_toml(cfg) + "\n```", 0)
+        bar = tqdm(total=cfg.train.updates, initial=start_update, disable=not cfg.train.progress, unit="update")
+        saved_update = start_update
+        try:
+            with _sigterm_as_interrupt():
+                for update in range(start_update + 1, cfg.train.updates + 1):
+                    postfix = self._one_update(update, writer)
+                    if update % cfg.train.checkpoint_every == 0 or update == cfg.train.updates:
+                        self.save(self.boundary)
+                        saved_update = update
+                    bar.update(1)
+                    bar.set_postfix_str(postfix)
+        except KeyboardInterrupt:
+            if int(self.boundary["counters"]["update"]) > saved_update:
+                self.save(self.boundary)
+            bar.write(f"interrupted: resume with  python train.py --resume {self.run_dir}")
+            raise
+        finally:
+            bar.close()
+            writer.close()
+        if saved_update != int(self.boundary["counters"]["update"]):
+            self.save(self.boundary)
+        return TrainResult(
+            run_dir=self.run_dir,
+            checkpoint=self.run_dir / "checkpoints" / LATEST,
+            updates=int(self.counters["update"]),
+            decisions=int(self.counters["decisions"]),
+            hands=int(self.counters["hands"]),
+            seconds=float(self.counters["seconds"]),
+            evaluation=self.last_eval,
+        )
+
+    def _one_update(self, update: int, writer: SummaryWriter) -> str:
+        """Collect, update, snapshot, evaluate, log; returns the progress-bar text."""
+        cfg = self.config
+        began = time.perf_counter()
+        # one thread for small-batch inference: idle OpenMP workers spin and steal the
+        # core that steps the tables; the update's large matrix products use them all
+        torch.set_num_threads(1)
+        batch, stats = self.collector.collect(cfg.rollout.decisions)
+        torch.set_num_threads(cfg.train.threads)
+        lr = linear_schedule(cfg.ppo.lr, update, cfg.train.updates, cfg.ppo.anneal_lr)
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        update_began = time.perf_counter()
+        losses = ppo_update(self.net, self.optimizer, batch, _settings(cfg), self.update_rng)
+        update_seconds = time.perf_counter() - update_began
+        if update % cfg.pool.snapshot_every == 0:
+            self.pool.add(self.net, update)
+        c = self.counters
+        c["update"] = update
+        c["decisions"] += stats.learner_decisions
+        c["all_decisions"] += stats.decisions
+        c["hands"] += stats.hands
+        c["seconds"] += time.perf_counter() - began
+        step = int(c["decisions"])
+        scalars = rollout_scalars(batch, stats)
+        scalars.update({f"losses/{k}": v for k, v in losses.items()})
+        scalars["charts/learning_rate"] = lr
+        scalars["charts/pool_size"] = float(len(self.pool))
+        scalars["charts/updates"] = float(update)
+        scalars["perf/collect_seconds"] = stats.seconds
+        scalars["perf/update_seconds"] = update_seconds
+        scalars["perf/update_decisions_per_second"] = len(batch) * cfg.ppo.epochs / max(update_seconds, 1e-9)
+        self.boundary = self.training_state()  # evaluation below changes no training state
+        torch.set_num_threads(1)
+        if (cfg.eval.every and update % cfg.eval.every == 0) or update == cfg.train.updates:
+            self.last_eval = evaluate(
+                self.net,
+                self.layout,
+                cfg.eval.opponents,
+                deals=cfg.eval.deals,
+                seed=cfg.eval.seed,
+                greedy=cfg.eval.greedy,
+            )
+            scalars.update(eval_scalars(self.last_eval))
+            tqdm.write(f"update {update}: " + describe_eval(self.last_eval, self.unit))
+        for tag, value in scalars.items():
+            writer.add_scalar(tag, value, step)
+        writer.flush()
+        return _postfix(scalars, self.last_eval)
+
+
+def _settings(cfg: Config) -> PPOSettings:
+    p = cfg.ppo
+    return PPOSettings(
+        epochs=p.epochs,
+        minibatch_size=p.minibatch_size,
+        clip_coef=p.clip_coef,
+        clip_vloss=p.clip_vloss,
+        ent_coef=p.ent_coef,
+        vf_coef=p.vf_coef,
+        max_grad_norm=p.max_grad_norm,
+        norm_adv=p.norm_adv,
+        target_kl=p.target_kl,
+    )
+
+
+def _postfix(scalars: dict[str, float], last_eval: dict[str, Stat]) -> str:
+    parts = [
+        f"ret/pool {scalars.get('charts/return_vs_pool', float('nan')):+.2f}",
+        f"dec/s {scalars['charts/decisions_per_second']:,.0f}",
+        f"ent {scalars['losses/entropy']:.2f}",
+        f"kl {scalars['losses/approx_kl']:.4f}",
+    ]
+    parts += [f"{spec} {stat.mean:+.0f}±{stat.half_width:.0f}" for spec, stat in last_eval.items()]
+    return " | ".join(parts)
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM (``kill``) into KeyboardInterrupt so that it saves like Ctrl-C
+    (only possible in the main thread; elsewhere the handler stays as it was)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous: Callable[..., Any] | int | None = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def load_resume(run_dir: Path, overrides: list[str]) -> tuple[Config, dict[str, Any]]:
+    """The config and training state stored in ``run_dir``'s latest checkpoint."""
+    from training.config import load_config
+
+    path = run_dir / "checkpoints" / LATEST
+    data = read_checkpoint(path)
+    if "training" not in data:
+        raise ConfigError(f"{path} holds an agent but no training state: it cannot be resumed")
+    net_from_checkpoint(data, path)  # the env layout must still match
+    config = load_config(None, overrides, base=from_dict(data["config"], str(path)))
+    return config, data["training"]
