@@ -77,4 +77,6 @@ def test_network_agent_plays_only_legal_actions(variant: str, n: int) -> None:
         bot = NeuralAgent(net, layout, greedy=greedy, seed=1)
         # the env raises IllegalActionError on any illegal action, so finishing is the check
         result = agents.run_match(variant, [bot, "random"], deals=25, num_players=n, seed=4, options=options)
-        assert len(result.hands) == 25 * n
+        assert result.sets == 25
+        assert {h.deal for h in result.hands} == set(range(25))
+        assert all(abs(sum(h.rewards)) < 1e-9 for h in result.hands)
