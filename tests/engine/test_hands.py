@@ -147,9 +147,7 @@ def test_low_of_seven_uses_five_lowest_distinct_ranks() -> None:
     assert evaluate_low("Kc Kd 9h 5s 4c 3d Ah", qualifier=8) == NO_LOW
 
 
-@pytest.mark.parametrize(
-    "count", [3000, pytest.param(100_000, marks=pytest.mark.slow)], ids=["3k", "100k"]
-)
+@pytest.mark.parametrize("count", [3000, pytest.param(100_000, marks=pytest.mark.slow)], ids=["3k", "100k"])
 def test_low_agrees_with_pokerkit(count: int) -> None:
     """Every adjacent pair in our order compares the same way in PokerKit."""
     pokerkit = pytest.importorskip("pokerkit")
