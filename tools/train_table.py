@@ -1,0 +1,106 @@
+"""Summarise finished training runs as the README's results table (markdown).
+
+For each variant the newest run folder ``runs/<variant>__*`` with a final checkpoint is
+read: the counters from ``checkpoints/latest.pt`` (updates, learner decisions, hands,
+training seconds without the periodic evaluations) and the last evaluation logged to
+TensorBoard (``eval/<bot>_per100`` and ``_ci95``: duplicate deals, 95% interval).
+Nothing is re-measured here; the figures are the run's own.
+
+Usage: ``python tools/train_table.py [--runs runs] [variant ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+VARIANTS = ["stud", "razz", "stud_hilo", "stud_hilo_declare", "cowpie", "cowboy", "cowgirl", "cowpattie", "chowaha"]
+UNITS = {"cowboy": "antes / 100 games", "cowgirl": "antes / 100 games", "cowpattie": "antes / 100 games"}
+UNITS["chowaha"] = "big blinds / 100 hands"
+
+
+def newest_run(runs: Path, variant: str) -> Path | None:
+    """The most recent finished run of ``variant`` (folder names end in a timestamp)."""
+    done = [d for d in runs.glob(f"{variant}__*") if (d / "checkpoints" / "latest.pt").is_file()]
+    return max(done, key=lambda d: d.name.rsplit("__", 1)[-1], default=None)
+
+
+def last_eval(run: Path) -> dict[str, tuple[float, float]]:
+    """``{bot: (mean, ci95)}`` from the last ``eval/`` scalars of the run's event files."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(run), size_guidance={"scalars": 0})
+    events.Reload()
+    tags = events.Tags()["scalars"]
+    out: dict[str, tuple[float, float]] = {}
+    for tag in tags:
+        if tag.startswith("eval/") and tag.endswith("_per100"):
+            bot = tag[len("eval/") : -len("_per100")]
+            mean = events.Scalars(tag)[-1].value
+            half = events.Scalars(f"eval/{bot}_ci95")[-1].value
+            out[bot] = (mean, half)
+    return out
+
+
+def row(variant: str, run: Path) -> dict[str, Any]:
+    """One table row: the run's counters and last evaluation."""
+    from agents.checkpoint import read_checkpoint
+
+    data = read_checkpoint(run / "checkpoints" / "latest.pt")
+    counters = data.get("training", {}).get("counters", {})
+    return {
+        "variant": variant,
+        "players": data["layout"]["num_players"],
+        "updates": int(data["step"]["update"]),
+        "decisions": int(data["step"]["decisions"]),
+        "hands": int(data["step"]["hands"]),
+        "minutes": float(counters.get("seconds", float("nan"))) / 60,
+        "eval": last_eval(run),
+        "deals": int(data["config"]["eval"]["deals"]),
+        "run": run.name,
+    }
+
+
+def fmt(stat: tuple[float, float] | None) -> str:
+    return "not run" if stat is None else f"{stat[0]:+.1f} ± {stat[1]:.1f}"
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| variant | players | updates | learner decisions | training time | vs random | vs heuristic | unit |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        unit = UNITS.get(r["variant"], "big bets / 100 hands")
+        lines.append(
+            f"| {r['variant']} | {r['players']} | {r['updates']} | {r['decisions']:,} | "
+            f"{r['minutes']:.1f} min | {fmt(r['eval'].get('random'))} | {fmt(r['eval'].get('heuristic'))} | {unit} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variants", nargs="*", default=VARIANTS, help="variants to list (default: all)")
+    parser.add_argument("--runs", type=Path, default=ROOT / "runs", help="folder holding the run folders")
+    args = parser.parse_args(argv)
+    rows = []
+    for variant in args.variants:
+        run = newest_run(args.runs, variant)
+        if run is None:
+            print(f"{variant}: no finished run under {args.runs}", file=sys.stderr)
+            continue
+        rows.append(row(variant, run))
+    print(table(rows))
+    for r in rows:
+        print(f"{r['variant']}: {r['run']} ({r['hands']:,} hands, eval over {r['deals']} duplicate deals)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
