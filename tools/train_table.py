@@ -6,7 +6,10 @@ training seconds without the periodic evaluations) and the last evaluation logge
 TensorBoard (``eval/<bot>_per100`` and ``_ci95``: duplicate deals, 95% interval).
 Nothing is re-measured here; the figures are the run's own.
 
-Usage: ``python tools/train_table.py [--runs runs] [variant ...]``.
+``--plot FILE`` also draws every run's evaluation curves (result against each bot with
+its 95% band, over learner decisions) into one PNG.
+
+Usage: ``python tools/train_table.py [--runs runs] [--plot docs/training.png] [variant ...]``.
 """
 
 from __future__ import annotations
@@ -30,21 +33,51 @@ def newest_run(runs: Path, variant: str) -> Path | None:
     return max(done, key=lambda d: d.name.rsplit("__", 1)[-1], default=None)
 
 
-def last_eval(run: Path) -> dict[str, tuple[float, float]]:
-    """``{bot: (mean, ci95)}`` from the last ``eval/`` scalars of the run's event files."""
+def eval_curves(run: Path) -> dict[str, list[tuple[int, float, float]]]:
+    """``{bot: [(learner decisions, mean, ci95), ...]}`` from the run's ``eval/`` scalars."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     events = EventAccumulator(str(run), size_guidance={"scalars": 0})
     events.Reload()
-    tags = events.Tags()["scalars"]
-    out: dict[str, tuple[float, float]] = {}
-    for tag in tags:
+    out: dict[str, list[tuple[int, float, float]]] = {}
+    for tag in events.Tags()["scalars"]:
         if tag.startswith("eval/") and tag.endswith("_per100"):
             bot = tag[len("eval/") : -len("_per100")]
-            mean = events.Scalars(tag)[-1].value
-            half = events.Scalars(f"eval/{bot}_ci95")[-1].value
-            out[bot] = (mean, half)
+            halves = events.Scalars(f"eval/{bot}_ci95")
+            out[bot] = [(e.step, e.value, h.value) for e, h in zip(events.Scalars(tag), halves, strict=True)]
     return out
+
+
+def last_eval(run: Path) -> dict[str, tuple[float, float]]:
+    """``{bot: (mean, ci95)}`` of the run's last evaluation."""
+    return {bot: (curve[-1][1], curve[-1][2]) for bot, curve in eval_curves(run).items()}
+
+
+def plot(runs: dict[str, Path], path: Path) -> None:
+    """One panel per variant: the result against each evaluation bot, with its 95% band."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cols = min(3, len(runs))
+    rows = -(-len(runs) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
+    for ax, (variant, run) in zip(axes.flat, runs.items(), strict=False):
+        for bot, curve in eval_curves(run).items():
+            x = [c[0] / 1e6 for c in curve]
+            y = [c[1] for c in curve]
+            ax.plot(x, y, marker="o", label=f"vs {bot}")
+            ax.fill_between(x, [c[1] - c[2] for c in curve], [c[1] + c[2] for c in curve], alpha=0.2)
+        ax.axhline(0, color="grey", linewidth=0.8)
+        ax.set_title(variant)
+        ax.set_xlabel("learner decisions (millions)")
+        ax.set_ylabel(UNITS.get(variant, "big bets / 100 hands"), fontsize=8)
+        ax.legend(fontsize=8)
+    for ax in list(axes.flat)[len(runs) :]:
+        ax.axis("off")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def row(variant: str, run: Path) -> dict[str, Any]:
@@ -88,15 +121,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="*", default=VARIANTS, help="variants to list (default: all)")
     parser.add_argument("--runs", type=Path, default=ROOT / "runs", help="folder holding the run folders")
+    parser.add_argument("--plot", type=Path, help="also write the evaluation curves to this PNG")
     args = parser.parse_args(argv)
-    rows = []
+    found: dict[str, Path] = {}
     for variant in args.variants:
         run = newest_run(args.runs, variant)
         if run is None:
             print(f"{variant}: no finished run under {args.runs}", file=sys.stderr)
             continue
-        rows.append(row(variant, run))
+        found[variant] = run
+    rows = [row(variant, run) for variant, run in found.items()]
     print(table(rows))
+    if args.plot and found:
+        plot(found, args.plot)
+        print(f"wrote {args.plot}")
     for r in rows:
         print(f"{r['variant']}: {r['run']} ({r['hands']:,} hands, eval over {r['deals']} duplicate deals)")
     return 0
