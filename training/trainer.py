@@ -20,6 +20,7 @@ reloads the boundary and continues exactly as an uninterrupted run would have.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import signal
 import threading
 import time
@@ -253,18 +254,8 @@ class Trainer:
 
 
 def _settings(cfg: Config) -> PPOSettings:
-    p = cfg.ppo
-    return PPOSettings(
-        epochs=p.epochs,
-        minibatch_size=p.minibatch_size,
-        clip_coef=p.clip_coef,
-        clip_vloss=p.clip_vloss,
-        ent_coef=p.ent_coef,
-        vf_coef=p.vf_coef,
-        max_grad_norm=p.max_grad_norm,
-        norm_adv=p.norm_adv,
-        target_kl=p.target_kl,
-    )
+    """The update's knobs, taken by name from the ``[ppo]`` section (which documents them)."""
+    return PPOSettings(**{f.name: getattr(cfg.ppo, f.name) for f in dataclasses.fields(PPOSettings)})
 
 
 def _postfix(scalars: dict[str, float], last_eval: dict[str, Stat]) -> str:
