@@ -58,13 +58,7 @@ def ppo_update(
 ) -> dict[str, float]:
     """Run the epochs of minibatch updates; returns the loss statistics (means over
     the minibatches that ran, the KL and clip fraction of the last epoch)."""
-    obs = torch.from_numpy(batch.obs)
-    masks = torch.from_numpy(batch.masks)
-    actions = torch.from_numpy(batch.actions)
-    old_logp = torch.from_numpy(batch.logps)
-    old_values = torch.from_numpy(batch.values)
-    advantages = torch.from_numpy(batch.advantages)
-    returns = torch.from_numpy(batch.returns)
+    data = _tensors(batch)
     n = len(batch)
     sums: dict[str, float] = {}
     steps = 0
@@ -75,36 +69,15 @@ def ppo_update(
         order = torch.from_numpy(rng.permutation(n))
         for start in range(0, n, settings.minibatch_size):
             mb = order[start : start + settings.minibatch_size]
-            logits, values = net(obs[mb])
-            logp_all = log_probs(logits, masks[mb])
-            new_logp = logp_all.gather(1, actions[mb].unsqueeze(1)).squeeze(1)
-            logratio = new_logp - old_logp[mb]
-            ratio = logratio.exp()
-            with torch.no_grad():
-                approx_kl = ((ratio - 1) - logratio).mean()
-                clipfrac = ((ratio - 1.0).abs() > settings.clip_coef).float().mean()
-            adv = advantages[mb]
-            if settings.norm_adv and len(mb) > 1:
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - settings.clip_coef, 1 + settings.clip_coef)).mean()
-            v_loss = _value_loss(values, old_values[mb], returns[mb], settings)
-            ent = entropy(logp_all, masks[mb]).mean()
-            loss = pg_loss - settings.ent_coef * ent + settings.vf_coef * v_loss
+            loss, parts = _minibatch_loss(net, data, mb, settings)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
-            grad_norm = torch.nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)
+            parts["grad_norm"] = torch.nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)
             optimizer.step()
-            for key, value in (
-                ("policy_loss", pg_loss),
-                ("value_loss", v_loss),
-                ("entropy", ent),
-                ("approx_kl", approx_kl),
-                ("clipfrac", clipfrac),
-                ("grad_norm", grad_norm),
-            ):
+            for key, value in parts.items():
                 sums[key] = sums.get(key, 0.0) + float(value.detach())
             steps += 1
-            kls.append(float(approx_kl))
+            kls.append(float(parts["approx_kl"]))
         if settings.target_kl > 0 and np.mean(kls) > settings.target_kl:
             stopped_early = 1.0
             break
@@ -114,6 +87,37 @@ def ppo_update(
     stats["minibatches"] = float(steps)
     stats["stopped_early"] = stopped_early
     return stats
+
+
+def _tensors(batch: Batch) -> dict[str, torch.Tensor]:
+    """The batch's arrays as tensors (shared memory, no copies)."""
+    names = ("obs", "masks", "actions", "logps", "values", "advantages", "returns")
+    return {name: torch.from_numpy(getattr(batch, name)) for name in names}
+
+
+def _minibatch_loss(
+    net: PolicyNet, data: dict[str, torch.Tensor], mb: torch.Tensor, settings: PPOSettings
+) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """The PPO loss of one minibatch (clipped surrogate on the masked policy, entropy
+    bonus, value loss) and its parts for logging."""
+    logits, values = net(data["obs"][mb])
+    masks = data["masks"][mb]
+    logp_all = log_probs(logits, masks)
+    new_logp = logp_all.gather(1, data["actions"][mb].unsqueeze(1)).squeeze(1)
+    logratio = new_logp - data["logps"][mb]
+    ratio = logratio.exp()
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - logratio).mean()
+        clipfrac = ((ratio - 1.0).abs() > settings.clip_coef).float().mean()
+    adv = data["advantages"][mb]
+    if settings.norm_adv and len(mb) > 1:
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - settings.clip_coef, 1 + settings.clip_coef)).mean()
+    v_loss = _value_loss(values, data["values"][mb], data["returns"][mb], settings)
+    ent = entropy(logp_all, masks).mean()
+    loss = pg_loss - settings.ent_coef * ent + settings.vf_coef * v_loss
+    parts = {"policy_loss": pg_loss, "value_loss": v_loss, "entropy": ent, "approx_kl": approx_kl, "clipfrac": clipfrac}
+    return loss, parts
 
 
 def _value_loss(values: torch.Tensor, old: torch.Tensor, returns: torch.Tensor, settings: PPOSettings) -> torch.Tensor:
