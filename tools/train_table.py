@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 VARIANTS = ["stud", "razz", "stud_hilo", "stud_hilo_declare", "cowpie", "cowboy", "cowgirl", "cowpattie", "chowaha"]
-UNITS = {"cowboy": "antes / 100 games", "cowgirl": "antes / 100 games", "cowpattie": "antes / 100 games"}
-UNITS["chowaha"] = "big blinds / 100 hands"
+UNITS = {"cowboy": "antes per game", "cowgirl": "antes per game", "cowpattie": "antes per game"}
+UNITS["chowaha"] = "big blinds per 100 hands"
 
 
 def newest_run(runs: Path, variant: str) -> Path | None:
@@ -72,7 +72,7 @@ def plot(runs: dict[str, Path], path: Path) -> None:
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_title(variant)
         ax.set_xlabel("learner decisions (millions)")
-        ax.set_ylabel(UNITS.get(variant, "big bets / 100 hands"), fontsize=8)
+        ax.set_ylabel(UNITS.get(variant, "big bets per 100 hands"), fontsize=8)
         ax.legend(fontsize=8)
     for ax in list(axes.flat)[len(runs) :]:
         ax.axis("off")
@@ -109,7 +109,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        unit = UNITS.get(r["variant"], "big bets / 100 hands")
+        unit = UNITS.get(r["variant"], "big bets per 100 hands")
         lines.append(
             f"| {r['variant']} | {r['players']} | {r['updates']} | {r['decisions']:,} | "
             f"{r['minutes']:.1f} min | {fmt(r['eval'].get('random'))} | {fmt(r['eval'].get('heuristic'))} | {unit} |"

@@ -132,7 +132,7 @@ def evaluate(
     seed: int,
     greedy: bool,
 ) -> dict[str, Stat]:
-    """The learner's result per 100 hands (in the variant's unit) against each
+    """The learner's result per 100 hands (per game in the Cowboy family; in the variant's unit) against each
     opponent over duplicate deals, with its 95% confidence interval."""
     agent = NeuralAgent(net, layout, greedy=greedy, seed=seed, name="learner")
     results: dict[str, Stat] = {}
@@ -150,7 +150,8 @@ def evaluate(
 
 
 def eval_scalars(results: dict[str, Stat]) -> dict[str, float]:
-    """``eval/<opponent>_per100`` (mean), ``_ci95`` (half-width), ``_low`` and ``_high``."""
+    """``eval/<opponent>_per100`` (mean per 100 hands, per game in the Cowboy family),
+    ``_ci95`` (half-width), ``_low`` and ``_high``."""
     out: dict[str, float] = {}
     for spec, stat in results.items():
         tag = _tag(spec)
@@ -161,7 +162,8 @@ def eval_scalars(results: dict[str, Stat]) -> dict[str, float]:
     return out
 
 
-def describe_eval(results: dict[str, Any], unit: str) -> str:
-    """One line: ``random +120.3 ± 20.1, heuristic -5.0 ± 9.9 (big bets / 100 hands)``."""
+def describe_eval(results: dict[str, Any], rate: str) -> str:
+    """One line: ``random +120.3 ± 20.1, heuristic -5.0 ± 9.9 (big bets per 100 hands)``;
+    ``rate`` is the arena's label (antes per game in the Cowboy family)."""
     parts = [f"{spec} {stat.mean:+.1f} ± {stat.half_width:.1f}" for spec, stat in results.items()]
-    return ", ".join(parts) + f" ({unit} / 100 hands)"
+    return ", ".join(parts) + f" ({rate})"

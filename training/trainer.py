@@ -35,7 +35,7 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from agents.arena import Stat, unit_name
+from agents.arena import Stat, per_hands, rate_label, unit_name
 from agents.checkpoint import net_from_checkpoint, read_checkpoint, save_checkpoint
 from agents.features import card_groups
 from agents.loading import load
@@ -81,7 +81,8 @@ class Trainer:
             self.layout = Layout.build(env_cfg.variant, env_cfg.num_players, env_cfg.options)
         except ValueError as err:
             raise ConfigError(f"[env] does not describe a table: {err}") from None
-        self.unit = unit_name(make_raw(env_cfg.variant, env_cfg.num_players, **env_cfg.options))
+        table = make_raw(env_cfg.variant, env_cfg.num_players, **env_cfg.options)
+        self.rate = rate_label(unit_name(table), per_hands(table))
         check_opponents(config.eval.opponents)
         check_opponents(config.rollout.bots, "rollout.bots")
         seed = config.train.seed
@@ -246,7 +247,7 @@ class Trainer:
                 greedy=cfg.eval.greedy,
             )
             scalars.update(eval_scalars(self.last_eval))
-            tqdm.write(f"update {update}: " + describe_eval(self.last_eval, self.unit))
+            tqdm.write(f"update {update}: " + describe_eval(self.last_eval, self.rate))
         for tag, value in scalars.items():
             writer.add_scalar(tag, value, step)
         writer.flush()
