@@ -23,7 +23,8 @@ DEALING_KINDS = ("deal", "community", "burn")
 # (so the deal events do not map onto the initial deck), and showdowns in the middle
 # of the game legitimately change observations. tests/variants/test_cowboy_no_leak.py
 # resamples their hidden cards over the whole game instead.
-NAMES = sorted(name for name in PLAYER_RANGE if not name.startswith("cow"))
+COWBOY_FAMILY = {"cowboy", "cowgirl", "cowpattie"}  # not Cowpie, a one-hand stud game covered here
+NAMES = sorted(name for name in PLAYER_RANGE if name not in COWBOY_FAMILY)
 
 
 def _play(env, deck, actions=None, seed=0, viewer=None):  # type: ignore[no-untyped-def]
