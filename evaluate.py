@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
-from agents.cli import help_texts, parse_options
+from agents.cli import parse_options, script_parser
 from agents.histories import HistoryWriter
 from agents.loading import load
 from agents.ratings import rate
@@ -247,13 +247,7 @@ def _pair_rows(p: PairSummary, names: list[str]) -> list[dict[str, Any]]:
 # ----------------------------------------------------------------------- CLI
 def build_parser() -> argparse.ArgumentParser:
     """The command line (``python evaluate.py --help``)."""
-    description, epilog = help_texts(__doc__ or "")
-    p = argparse.ArgumentParser(
-        prog="evaluate.py",
-        description=description,
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = script_parser("evaluate.py", __doc__ or "")
     add = p.add_argument
     add("variant", help="variant or env id: " + ", ".join(ENV_SPECS))
     add("bots", nargs="+", help="bot specs: random, call, heuristic, path/to/checkpoint.pt, module:Class")

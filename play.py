@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from agents.arena import unit_name
-from agents.cli import help_texts, parse_options
+from agents.cli import parse_options, script_parser
 from agents.human import Cards, Prompt, Quit, options_for, table_text
 from agents.loading import load
 from agents.stats import unique_names
@@ -161,13 +161,7 @@ def session(table: Table) -> list[float]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line (``python play.py --help``)."""
-    description, epilog = help_texts(__doc__ or "")
-    p = argparse.ArgumentParser(
-        prog="play.py",
-        description=description,
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = script_parser("play.py", __doc__ or "")
     p.add_argument("variant", help="variant or env id: " + ", ".join(ENV_SPECS))
     p.add_argument("--bots", nargs="+", default=["call"], help="bots in the other seats (default: call)")
     p.add_argument(

@@ -12,6 +12,7 @@ ValueError: --option 'ante': expected key=value, e.g. --option ante=1
 
 from __future__ import annotations
 
+import argparse
 import re
 import textwrap
 from typing import Any
@@ -50,6 +51,14 @@ def parse_options(items: list[str]) -> dict[str, Any]:
             raise ValueError(f"--option {item!r}: expected key=value, e.g. --option ante=1")
         options[key.strip()] = parse_value(value)
     return options
+
+
+def script_parser(prog: str, doc: str) -> argparse.ArgumentParser:
+    """A script's argument parser whose ``--help`` is its docstring (see :func:`help_texts`)."""
+    description, epilog = help_texts(doc)
+    return argparse.ArgumentParser(
+        prog=prog, description=description, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
 
 
 def help_texts(doc: str) -> tuple[str, str]:
