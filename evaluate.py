@@ -7,7 +7,9 @@ each bot's result comes with a 95% confidence interval over those duplicate sets
 win rate and its decision mix. ``--tournament`` plays every pair of bots and adds a
 matrix of pairwise results and Bradley-Terry (Elo-scale) ratings with bootstrap
 intervals. Files: ``report.json``, ``bots.csv`` (+ ``pairs.csv``), ``report.png`` and,
-with ``--histories``, every hand (``hands.txt``, ``hands.jsonl`` replay records).
+with ``--histories``, every hand (``hands.txt``, ``hands.jsonl`` replay records). They
+replace the previous run's files in ``--out`` only when the run completes: a run that
+fails or is interrupted (Ctrl-C: exit status 130, SIGTERM: 143) leaves them unchanged.
 
 Examples::
 
@@ -22,10 +24,15 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from agents.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
@@ -33,8 +40,8 @@ from agents.cli import parse_options, script_parser
 from agents.histories import HistoryWriter
 from agents.loading import load
 from agents.ratings import rate
-from agents.report import clean, format_table, write_csv, write_json, write_plot
-from agents.runner import HISTORY_FORMATS, MatchSpec, auto_workers, play_matches
+from agents.report import StagedOutputs, clean, format_table, write_csv, write_json, write_plot
+from agents.runner import HISTORY_FORMATS, MatchSpec, auto_workers, available_cores, play_matches
 from agents.stats import (
     BotSummary,
     PairSummary,
@@ -48,6 +55,9 @@ from agents.stats import (
 )
 from envs.registry import ENV_SPECS, get_spec, make_raw
 from envs.variants import get_variant
+
+OUTPUT_FILES = ("report.json", "bots.csv", "pairs.csv", "report.png", "hands.txt", "hands.jsonl")
+HISTORY_FILES = ("hands.txt", "hands.jsonl")
 
 
 @dataclass
@@ -73,7 +83,8 @@ class EvalConfig:
     tournament: bool = False
     """Round robin: every pair of bots plays its own match; adds ratings and a matrix."""
     workers: int = 0
-    """Processes; 0 picks all available cores (at most one per 500 deals). Results do not depend on it."""
+    """Processes; 0 picks all available cores (at most one per 500 deals); more than the
+    available cores is capped with a warning. Results do not depend on it."""
     bootstrap: int = 1000
     """Bootstrap resamples for the ratings' intervals (tournament)."""
     out: str | None = None
@@ -113,8 +124,18 @@ class EvalConfig:
 
 
 # ------------------------------------------------------------------- running
-def evaluate(config: EvalConfig) -> dict[str, Any]:
-    """Play the match (or round robin) and return the report dict."""
+def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, Any]:
+    """Play the match (or round robin) and return the report dict.
+
+    Hand histories (``config.histories``) are written to ``directory``; by default
+    they replace those in ``config.out`` when the run completes (see
+    :class:`agents.report.StagedOutputs`)."""
+    if config.histories and directory is None:
+        assert config.out is not None  # EvalConfig checks it
+        with StagedOutputs(Path(config.out), owned=HISTORY_FILES) as stage:
+            report = evaluate(config, directory=stage.directory)
+            stage.commit()
+        return report
     start = time.perf_counter()
     n = config.num_players
     assert n is not None
@@ -137,12 +158,9 @@ def evaluate(config: EvalConfig) -> dict[str, Any]:
         )
         for group in groups
     ]
-    workers = config.workers or auto_workers(config.deals * len(specs))
+    workers = _workers(config.workers, config.deals * len(specs))
     names = unique_names(config.bots)
-    out = Path(config.out) if config.out is not None else None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-    writer = HistoryWriter(out, config.histories, names) if out is not None and config.histories else None
+    writer = HistoryWriter(directory, config.histories, names) if directory is not None and config.histories else None
     try:
         sink = None if writer is None else writer.sink(groups)
         results = play_matches(specs, config.deals, workers=workers, progress=config.progress, on_histories=sink)
@@ -157,6 +175,19 @@ def evaluate(config: EvalConfig) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     report["run"] = {"workers": workers, "seconds": round(seconds, 3), "hands_per_second": report["hands"] / seconds}
     return clean(report)
+
+
+def _workers(asked: int, deals: int) -> int:
+    """Processes to use: ``asked``, but no more than the available cores (more only add
+    start-up time and contention); 0: :func:`agents.runner.auto_workers`."""
+    if asked == 0:
+        return auto_workers(deals)
+    cores = available_cores()
+    if asked > cores:
+        print(f"evaluate.py: warning: --workers {asked} is more than the {cores} available cores; using {cores}",
+              file=sys.stderr)  # fmt: skip
+        return cores
+    return asked
 
 
 def _header(config: EvalConfig, env: Any, names: list[str], specs: list[MatchSpec]) -> dict[str, Any]:
@@ -264,9 +295,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="rotate: every rotation of the lineup; permute: every ordering of it (default rotate)")  # fmt: skip
     add("-t", "--tournament", action="store_true", help="round robin: every pair, ratings and a matrix")
     add("-w", "--workers", type=int, default=0,
-        help="processes (default 0: all cores, at most one per 500 deals); results do not change")  # fmt: skip
+        help="processes (default 0: all cores, at most one per 500 deals; capped at the cores); "
+        "results do not change")  # fmt: skip
     add("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals (default 1000)")
-    add("--out", default=None, help="output directory (default runs/evaluate/<variant>-<time>)")
+    add("--out", default=None,
+        help="output directory (default runs/evaluate/<variant>-<time>); its files are replaced "
+        "when the run completes")  # fmt: skip
     add("--no-files", action="store_true", help="print the table only; write no files")
     add("--no-plot", dest="plot", action="store_false", help="skip report.png")
     add("--histories", nargs="?", const="both", choices=HISTORY_FORMATS, default=None,
@@ -298,26 +332,85 @@ def config_from_args(argv: list[str] | None = None) -> EvalConfig:
     )
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the run stands so that its temporary files are removed."""
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """Run from a command line; print the table, write the files, return the report."""
+    """Run from a command line; print the table, write the files, return the report.
+
+    Exits with status 2 on bad input, 130 on Ctrl-C and 143 on SIGTERM; the files of a
+    previous run in ``--out`` are replaced only when this one completes."""
     try:
         config = config_from_args(argv)
-        report = evaluate(config)
     except (ValueError, OSError) as err:  # bad input, or a checkpoint file that cannot be read
-        print(f"evaluate.py: error: {err}", file=sys.stderr)
-        raise SystemExit(2) from None
-    print(format_table(report))
-    if config.out is not None:
-        out = Path(config.out)
-        write_json(report, out / "report.json")
-        written = [out / "report.json", *write_csv(report, out)]
-        if config.plot:
-            write_plot(report, out / "report.png")
-            written.append(out / "report.png")
-        if config.histories:
-            written += [out / n for n in ("hands.txt", "hands.jsonl") if (out / n).exists()]
+        _exit(f"error: {err}", 2)
+    stage = StagedOutputs(Path(config.out), owned=OUTPUT_FILES) if config.out is not None else None
+    try:
+        with _sigterm_raises(), stage or nullcontext():
+            report = evaluate(config, directory=None if stage is None else stage.directory)
+            print(format_table(report))
+            if stage is not None:
+                write_files(report, config, stage.directory)
+                written = stage.commit()
+    except (ValueError, OSError) as err:
+        _exit(f"error: {err}{_files_note(stage, quiet=True)}", 2)
+    except KeyboardInterrupt:
+        _exit(f"interrupted (Ctrl-C){_files_note(stage)}", 130)
+    except Terminated:
+        _exit(f"terminated (SIGTERM){_files_note(stage)}", 143)
+    except Exception:
+        print(f"evaluate.py: the run failed{_files_note(stage)}; the error follows", file=sys.stderr)
+        raise
+    if stage is not None:
+        written.sort(key=lambda p: OUTPUT_FILES.index(p.name))
         print("\nwrote " + ", ".join(str(p) for p in written))
     return report
+
+
+def write_files(report: dict[str, Any], config: EvalConfig, directory: Path) -> None:
+    """report.json, the CSV files and (unless ``config.plot`` is off) report.png."""
+    write_json(report, directory / "report.json")
+    write_csv(report, directory)
+    if config.plot:
+        write_plot(report, directory / "report.png")
+
+
+def _files_note(stage: StagedOutputs | None, *, quiet: bool = False) -> str:
+    """What became of the output folder, for an error message (``quiet``: only when
+    there were earlier files to keep)."""
+    if stage is None:
+        return ""
+    if stage.committed:
+        return f"; this run's files were already written to {stage.target}"
+    if stage.keep is not None:
+        return f"; some earlier files in {stage.target} could not be put back: they are in {stage.keep}"
+    if stage.previous:
+        return f"; no files written, the earlier files in {stage.target} are unchanged"
+    return "" if quiet else "; no files written"
+
+
+def _exit(message: str, status: int) -> None:
+    print(f"evaluate.py: {message}", file=sys.stderr)
+    raise SystemExit(status) from None
+
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` (instead of ending the process at once), so
+    the run's temporary files are cleaned up. Only the main thread can set handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: FrameType | None) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

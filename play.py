@@ -6,7 +6,9 @@ sees it (your face-down cards in brackets, others' hidden cards as ``??``) and y
 legal actions by number and name. Answer with the number, the name or the word
 shown (``call``, ``fold``, ``stay``, ``low``...); a bad answer is explained and asked
 again. At the end of each hand (a whole game in the Cowboy family) the hand history
-is printed as your seat saw it, with everyone's result.
+is printed as your seat saw it, with everyone's result. The session ends after
+``--hands`` hands, a "no" to "another hand? [Y/n]", ``q`` or the end of input (exit
+status 0), or Ctrl-C (exit status 130); each prints your total over the finished hands.
 
 Examples::
 
@@ -143,7 +145,9 @@ def play(config: PlayConfig, stdin: TextIO, stdout: TextIO) -> list[float]:
 
 
 def session(table: Table) -> list[float]:
-    """Hands until the configured count, a "no" or a quit; your results."""
+    """Hands until the configured count, a "no", a quit or the end of input; your
+    results. Every ending prints the session's summary; Ctrl-C prints it and raises
+    ``KeyboardInterrupt`` again (``play.py`` then exits with status 130)."""
     config, prompt = table.config, table.prompt
     names = ", ".join(f"player_{s} {n}" for s, n in enumerate(table.names))
     prompt.say(f"{table.env.variant.title}: {names}. Type ? for help, q to quit.")
@@ -152,11 +156,23 @@ def session(table: Table) -> list[float]:
         while config.hands is None or number < config.hands:
             table.play_hand(number)
             number += 1
-            if config.hands is None and prompt.ask("another hand? [Y/n] ").lower() in ("n", "no", "q", "quit"):
+            if config.hands is None and not prompt.confirm("another hand? [Y/n] "):
                 break
     except Quit:
-        prompt.say("bye" + (f": {sum(table.results):+g} over {len(table.results)} hand(s)" if table.results else ""))
+        pass
+    except KeyboardInterrupt:
+        prompt.say()  # the cursor may sit after a question
+        prompt.say(f"interrupted: {summary(table)}")
+        raise
+    prompt.say(f"bye: {summary(table)}")
     return table.results
+
+
+def summary(table: Table) -> str:
+    """The finished hands' total (a hand cut short by a quit does not count)."""
+    if not table.results:
+        return "no hand finished"
+    return f"{sum(table.results):+g} {unit_name(table.env)} over {len(table.results)} hand(s)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -181,10 +197,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> list[float]:
-    """Run from a command line; returns your results."""
+    """Run from a command line; returns your results. Exits with status 2 on a bad
+    command line and 130 on Ctrl-C (after printing the summary)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     args = build_parser().parse_args(argv)
+    try:
+        table = _table(args, stdin, stdout)
+    except KeyboardInterrupt:  # e.g. while a checkpoint loads
+        print("play.py: interrupted before the first hand", file=sys.stderr)
+        raise SystemExit(130) from None
+    try:
+        return session(table)
+    except KeyboardInterrupt:  # session() printed the summary
+        raise SystemExit(130) from None
+
+
+def _table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Table:
+    """The table the command line describes; exits with status 2 on bad input."""
     try:
         color = args.color == "always" or (args.color == "auto" and stdout.isatty())
         config = PlayConfig(
@@ -197,11 +227,10 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
             seed=args.seed,
             color=color,
         )
-        table = Table(config, Prompt(stdin, stdout))  # bad variant, options, seat or bots fail here
+        return Table(config, Prompt(stdin, stdout))  # bad variant, options, seat or bots fail here
     except (ValueError, OSError) as err:  # bad input, or a checkpoint file that cannot be read
         print(f"play.py: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
-    return session(table)
 
 
 if __name__ == "__main__":

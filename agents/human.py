@@ -22,6 +22,9 @@ from envs.engine.cards import SUIT_SYMBOLS, format_card, parse
 from envs.view import PublicView
 
 QUIT, HISTORY, HELP = ("q", "quit", "exit"), ("h", "history"), ("?", "help")
+_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII only: int() also reads "٣" and "１"
+QUOTE_LIMIT = 40  # characters of an answer quoted back in a message
+YES, NO = ("y", "yes", ""), ("n", "no", *QUIT)  # an empty answer to a [Y/n] question is yes
 _CARD_TOKEN = re.compile(r"\b([2-9TJQKA])([cdhs])\b")
 _ANSI = re.compile(r"\033\[[0-9;]*m")
 _CARD_WORDS = {"discard", "split", "two-card", "hand", "keep"}  # words around cards in answers
@@ -186,6 +189,17 @@ class Prompt:
             self.say(line.rstrip("\n"))
         return line.strip()
 
+    def confirm(self, question: str) -> bool:
+        """Ask a ``[Y/n]`` question until the answer is y, yes, n or no (any case;
+        empty is yes, ``q`` is no)."""
+        while True:
+            answer = self.ask(question)
+            if answer.lower() in YES:
+                return True
+            if answer.lower() in NO:
+                return False
+            self.say(f"{quoted(answer)} is not an answer here; type y or n (empty: y)")
+
     def choose(self, options: Sequence[Option], history: str) -> int:
         """Ask until the answer names one of ``options``; its action index."""
         self._list(options)
@@ -247,9 +261,10 @@ def match_answer(answer: str, options: Sequence[Option]) -> tuple[int | None, st
         allowed = f"type a number 1-{n}, a name from the list, or the cards (e.g. 'Ah 9d')"
     if not text:
         return None, f"no action given; {allowed}"
-    if text.isdigit():
-        k = int(text)
-        return (options[k - 1].action, "") if 1 <= k <= n else (None, f"{k} is not on the list; {allowed}")
+    if _NUMBER.fullmatch(text):
+        return _by_number(text, options, allowed)
+    if any(c.isdigit() and not c.isascii() for c in text):  # ², ①, ٣: str.isdigit() says yes, int() no
+        return None, f"{quoted(answer)} is not a number on the list (type the digits 0-9); {allowed}"
     for o in options:
         if text in (o.name.lower(), o.label.lower(), _plain(o.words).lower()) or text.replace(" ", "_") == o.name:
             return o.action, ""
@@ -260,7 +275,35 @@ def match_answer(answer: str, options: Sequence[Option]) -> tuple[int | None, st
     if len(hits) == 1:
         return hits[0].action, ""
     if hits:
-        return None, f"{answer!r} could mean {len(hits)} actions; {allowed}"
+        return None, f"{quoted(answer)} could mean {len(hits)} actions; {allowed}"
     if cards:
-        return None, f"no legal action here uses exactly {answer!r}; {allowed}"
-    return None, f"{answer!r} is not a legal action here; {allowed}"
+        return None, f"no legal action here uses exactly {quoted(answer)}; {allowed}"
+    return None, f"{quoted(answer)} is not a legal action here; {allowed}"
+
+
+def _by_number(text: str, options: Sequence[Option], allowed: str) -> tuple[int | None, str]:
+    """The option numbered ``text`` (ASCII digits, optional sign). Compared as digits
+    first, so a 5,000-digit answer is refused without ``int()`` (which refuses over
+    4,300 digits)."""
+    negative = text.startswith("-")
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    n = len(options)
+    if negative and digits != "0":
+        return None, f"-{quoted(digits, bare=True)} is not on the list; {allowed}"
+    if len(digits) > len(str(n)) or not 1 <= int(digits) <= n:
+        return None, f"{quoted(digits, bare=True)} is not on the list; {allowed}"
+    return options[int(digits) - 1].action, ""
+
+
+def quoted(answer: str, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> str:
+    """``answer`` for an error message: ``repr`` (or as is with ``bare``), cut to
+    ``limit`` characters with its length noted, so a pasted page stays one line.
+
+    >>> quoted("zzz")
+    "'zzz'"
+    >>> quoted("9" * 5000, 8, bare=True)
+    '99999999... (5000 characters)'
+    """
+    text = answer if len(answer) <= limit else answer[:limit]
+    shown = text if bare else repr(text)
+    return shown if len(answer) <= limit else f"{shown}... ({len(answer)} characters)"

@@ -2,7 +2,8 @@
 
 The dict built by ``evaluate.py`` is the source of truth; everything here only
 formats it, so the files and the table always agree. Plots use matplotlib's Agg
-backend (no display needed).
+backend (no display needed). :class:`StagedOutputs` writes a run's files beside the
+previous run's and swaps them in only when the run completes.
 """
 
 from __future__ import annotations
@@ -10,8 +11,14 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Callable, Sequence
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 # (mix key, column header, format) in display order; columns appear when some bot has the key
@@ -140,6 +147,127 @@ def _matrix_lines(report: dict[str, Any]) -> list[str]:
 
 
 # --------------------------------------------------------------------- files
+STAGING_PREFIX = ".partial-"  # hidden folder of a run in progress, inside its output folder
+
+
+class StagedOutputs:
+    """One run's files, written in a hidden folder inside ``target`` and moved into
+    place together by :meth:`commit`.
+
+    Until the commit, ``target`` keeps the previous run's files exactly as they were, so
+    a run that fails or is interrupted never truncates them or leaves a mixed set.
+    Leaving the ``with`` block without a commit deletes the hidden folder (and
+    ``target`` itself if this created it and it is empty). ``owned`` names every file a
+    run may write: the commit replaces all of them, so a previous tournament's
+    ``pairs.csv`` is not left beside a new match's report. Other files are not touched.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with StagedOutputs(folder, owned=("a.txt", "b.txt")) as stage:
+    ...     _ = (stage.directory / "a.txt").write_text("new")
+    ...     [p.name for p in stage.commit()]
+    ['a.txt']
+    >>> sorted(p.name for p in folder.iterdir())
+    ['a.txt']
+    """
+
+    def __init__(self, target: Path, owned: Sequence[str]) -> None:
+        self.target = target
+        self.owned = tuple(owned)
+        self.previous: list[str] = []  # owned files already in target: what a failure must keep
+        self.created = False
+        self.committed = False
+        self.keep: Path | None = None  # previous files a failed swap could not put back
+        self._directory: Path | None = None
+
+    @property
+    def directory(self) -> Path:
+        """Where this run writes its files (inside ``target``, so a rename moves them)."""
+        if self._directory is None:
+            raise RuntimeError("StagedOutputs is used as a context manager: `with StagedOutputs(...) as stage:`")
+        return self._directory
+
+    def __enter__(self) -> StagedOutputs:
+        self.created = not self.target.exists()
+        self.target.mkdir(parents=True, exist_ok=True)
+        self.previous = [n for n in self.owned if os.path.lexists(self.target / n)]
+        self._directory = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.target))
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if not self.committed:
+            self.discard()
+
+    def commit(self) -> list[Path]:
+        """Replace the owned files in ``target`` with the ones written; their new paths.
+
+        The previous files are moved aside first and restored if any move fails; SIGINT
+        and SIGTERM wait until the swap is done, so it is never cut in half."""
+        names = sorted(p.name for p in self.directory.iterdir() if p.is_file())
+        strays = [n for n in names if n not in self.owned]
+        if strays:
+            raise ValueError(f"files {strays} are not among the outputs {list(self.owned)}")
+        aside = Path(tempfile.mkdtemp(prefix="previous-", dir=self.directory))
+        moved_out: list[str] = []
+        moved_in: list[str] = []
+        with _signals_deferred():
+            try:
+                for name in self.previous:
+                    os.replace(self.target / name, aside / name)
+                    moved_out.append(name)
+                for name in names:
+                    os.replace(self.directory / name, self.target / name)
+                    moved_in.append(name)
+            except BaseException as error:
+                self._undo(moved_in, moved_out, aside, error)
+                raise
+            self.committed = True
+        shutil.rmtree(self.directory, ignore_errors=True)  # with the previous run's files
+        return [self.target / n for n in names]
+
+    def _undo(self, moved_in: list[str], moved_out: list[str], aside: Path, error: BaseException) -> None:
+        """Put the previous files back after a failed swap. Whatever cannot be put back
+        stays in ``aside`` (which :meth:`discard` then keeps) and the error says so."""
+        stuck = []
+        for source, target in [(self.target / n, self.directory / n) for n in moved_in] + [
+            (aside / n, self.target / n) for n in moved_out
+        ]:
+            try:
+                os.replace(source, target)
+            except OSError:
+                stuck.append(source)
+        if any(p.parent == aside for p in stuck):
+            self.keep = aside
+            error.add_note(f"the previous files not put back are in {aside}")
+
+    def discard(self) -> None:
+        """Delete what this run wrote; ``target`` keeps what it had (if a failed swap
+        left previous files aside, their folder is kept)."""
+        if self.keep is not None:
+            return
+        if self._directory is not None:
+            shutil.rmtree(self._directory, ignore_errors=True)
+        if self.created:
+            with suppress(OSError):  # not empty: someone else's files arrived meanwhile
+                self.target.rmdir()
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block ends (POSIX; elsewhere a no-op): they
+    are delivered, and act, right after it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def write_json(report: dict[str, Any], path: Path) -> None:
     """The whole report as strict JSON."""
     path.write_text(json.dumps(clean(report), indent=2) + "\n")

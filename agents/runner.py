@@ -18,6 +18,7 @@ import dataclasses
 import math
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,7 +119,10 @@ def _play_job(job: Job) -> tuple[int, MatchResult]:
 
 
 def _init_worker() -> None:
-    """One thread per worker process: the pool already uses every core."""
+    """One thread per worker process: the pool already uses every core. Ctrl-C reaches
+    every process of the terminal's group: workers ignore it and the parent, which
+    handles it, stops them (without a traceback from each)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = "1"
 

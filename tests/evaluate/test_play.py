@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +151,133 @@ def test_answers_that_name_an_action(answer: str, action: int) -> None:
 def test_answers_that_do_not(answer: str, problem: str) -> None:
     action, message = match_answer(answer, OPTIONS)
     assert action is None and problem in message and "type a number 1-6" in message
+
+
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [("²", "not a number on the list"), ("①", "not a number on the list"), ("٣", "not a number on the list"),
+     ("１", "not a number on the list"), ("9" * 5000, "is not on the list"), ("-1", "-1 is not on the list"),
+     ("+0", "0 is not on the list"), ("0007", "7 is not on the list"), ("   ", "no action given")],
+    ids=["superscript", "circled", "arabic-indic", "fullwidth", "5000-digits", "negative", "plus-zero",
+         "leading-zeros", "whitespace"],
+)  # fmt: skip
+def test_odd_numbers_are_explained_not_crashed_on(answer: str, problem: str) -> None:
+    action, message = match_answer(answer, OPTIONS)
+    assert action is None and problem in message and "type a number 1-6" in message
+    assert len(message) < 300  # a huge answer is quoted shortened
+
+
+def test_leading_zeros_and_a_plus_sign_still_pick_the_number() -> None:
+    assert match_answer("02", OPTIONS) == (1, "")
+    assert match_answer("+3", OPTIONS) == (3, "")
+
+
+def test_unicode_digits_and_huge_numbers_are_asked_again_in_a_game() -> None:
+    bad = ["²", "①", "٣", "9" * 5000, "-2", " "]
+    results, out = _run(["stud", "--seed", "3", "--hands", "1"], bad + _cycle(["check_call", "bring_in"]))
+    assert len(results) == 1
+    assert out.count("is not a number on the list") == 3
+    assert "-2 is not on the list" in out and "(5000 characters)" in out
+
+
+def test_another_hand_accepts_yes_and_no_words_and_asks_again_otherwise() -> None:
+    # "1" is always legal in stud (fold, check or bring-in); unrecognised words before the
+    # "no" keep asking the question instead of starting a hand
+    answers = ["1"] * 30
+    argv = ["stud", "--seed", "2"]
+    results, out = _run(argv, ["fold", "maybe", "2", "YES", *answers])
+    assert "'maybe' is not an answer here; type y or n (empty: y)" in out
+    assert "'2' is not an answer here" in out and len(results) >= 2
+    for no in ("n", "No", "NO", "q"):
+        results, out = _run(argv, ["fold", no, *answers])
+        assert len(results) == 1 and out.rstrip().endswith(f"bye: {_session(out)}")
+    results, out = _run(argv, ["fold", "", "fold", "n"])  # empty: another hand
+    assert len(results) == 2 and out.rstrip().endswith(f"bye: {_session(out)}") and "over 2 hand(s)" in out
+
+
+class Interrupting(io.StringIO):
+    """Input that answers from a script, then behaves like Ctrl-C at the prompt."""
+
+    def readline(self, size: int | None = -1) -> str:
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_prints_the_summary_and_exits_130() -> None:
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        play.main(["stud", "--seed", "2"], stdin=Interrupting("fold\ny\n"), stdout=out)
+    assert exit_info.value.code == 130
+    text = out.getvalue()
+    assert "over 1 hand(s)" in text and "another hand? [Y/n] y" in text  # then the second hand was cut short
+    assert text.rstrip().endswith(f"interrupted: {_session(text)}")  # which does not count
+
+
+def test_ctrl_c_in_a_bot_turn_also_prints_the_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupt may land while a bot thinks, not only at the prompt."""
+
+    def interrupted(*args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agents.base.RandomAgent.act", interrupted)
+    out = io.StringIO()
+    never_folds = io.StringIO("check_call\nbring_in\n" * 50)
+    with pytest.raises(SystemExit) as exit_info:
+        play.main(["razz", "--seed", "1", "--bots", "random", "--hands", "2"], stdin=never_folds, stdout=out)
+    assert exit_info.value.code == 130
+    assert out.getvalue().rstrip().endswith("interrupted: no hand finished")
+
+
+def test_end_of_input_prints_the_summary_and_returns() -> None:
+    results, out = _run(["stud", "--seed", "2"], ["fold"])
+    assert len(results) == 1 and out.rstrip().endswith(f"bye: {_session(out)}")
+
+
+def _session(out: str) -> str:
+    """The session total printed after the last finished hand."""
+    totals = re.findall(r"session: ([+-][\d.]+ big bets over \d+ hand\(s\))", out)
+    assert totals, out[-500:]
+    return str(totals[-1])
+
+
+def _read_until(proc: subprocess.Popen[bytes], text: bytes, timeout: float = 60) -> bytes:
+    """What the process printed up to and including ``text`` (fails after ``timeout``)."""
+    assert proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while text not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {text!r} in {seen[-500:]!r}"
+        ready, _, _ = select.select([proc.stdout], [], [], left)
+        if ready:
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            assert chunk, f"output ended before {text!r}: {seen[-500:]!r}"
+            seen += chunk
+    return seen
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_play_py_interrupted_by_sigint_exits_130_with_the_summary() -> None:
+    root = Path(play.__file__).parent
+    proc = subprocess.Popen(
+        [sys.executable, "play.py", "stud", "--seed", "2"],
+        cwd=root,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    try:
+        _read_until(proc, b"your action")
+        proc.stdin.write(b"fold\n")
+        proc.stdin.flush()
+        seen = _read_until(proc, b"another hand? [Y/n] ")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err.decode()
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+    assert out.decode().rstrip().endswith(f"interrupted: {_session(seen.decode())}")
