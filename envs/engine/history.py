@@ -2,23 +2,22 @@
 
 ``hand_history(state)`` prints the hand the way poker sites do (streets, cards dealt,
 each action, the showdown and who won what); ``viewer=seat`` hides what that seat
-could not see. ``HandRecord`` captures what is needed to replay a hand exactly (the
-deck, the generator state for later shuffles, the button and every decision) and
-round-trips through JSON.
+could not see. ``HandRecord`` (defined in :mod:`envs.engine.record`, re-exported here)
+captures what is needed to replay a hand exactly and what the replay must agree with;
+it round-trips through JSON and its ``replay()`` raises :class:`RecordMismatchError` naming
+any disagreement.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
 
 from envs.engine.cards import format_cards
 from envs.engine.events import Event
+from envs.engine.record import HandRecord, RecordError, RecordFormatError, RecordMismatchError
 from envs.engine.state import Game, State
+
+__all__ = ["HandRecord", "RecordError", "RecordFormatError", "RecordMismatchError", "hand_history"]
 
 _SHOWN_KINDS = {"ante", "blind", "action", "reveal", "award", "stay", "draw", "note", "split_reveal", "dummy"}
 
@@ -113,59 +112,3 @@ def _secret_line(e: Event) -> str:
     if e.kind == "split":
         return f"{_name(e.seat)}: {e.text}"
     return f"({e.kind}: {e.text or format_cards(e.cards)})"
-
-
-@dataclass(frozen=True)
-class HandRecord:
-    """Everything needed to replay a hand exactly."""
-
-    variant: str
-    num_players: int
-    options: dict[str, Any]
-    button: int
-    deck: list[int]
-    rng_state: dict[str, Any]
-    decisions: list[tuple[int, int]]
-    payoffs: list[int] | None = None
-
-    @classmethod
-    def of(cls, state: State) -> HandRecord:
-        """Record a (finished or unfinished) hand."""
-        return cls(
-            variant=state.game.name,
-            num_players=state.n,
-            options={k: getattr(state.game.options, k) for k in sorted(state.game.variant.option_names)},
-            button=state.button,
-            deck=list(state.initial_deck),
-            rng_state=state.initial_rng_state,
-            decisions=list(state.decisions),
-            payoffs=None if state.payoff is None else list(state.payoff),
-        )
-
-    def to_json(self) -> str:
-        """The record as JSON text."""
-        return json.dumps(dataclasses.asdict(self))
-
-    @classmethod
-    def from_json(cls, text: str) -> HandRecord:
-        """Parse a record written by ``to_json``."""
-        data = json.loads(text)
-        data["decisions"] = [tuple(d) for d in data["decisions"]]
-        return cls(**data)
-
-    def replay(self, game: Game | None = None) -> State:
-        """Play the hand again; the result must equal the recorded one."""
-        if game is None:
-            from envs.variants import make_game
-
-            game = make_game(self.variant, self.num_players, **self.options)
-        rng = np.random.default_rng()
-        rng.bit_generator.state = self.rng_state
-        state = game.new_state(rng, button=self.button, deck=self.deck)
-        for seat, action in self.decisions:
-            if state.current_seat != seat:
-                raise ValueError(f"replay diverged: expected player_{seat} to act, found {state.current_seat}")
-            state.apply(action)
-        if self.payoffs is not None and state.payoff != self.payoffs:
-            raise ValueError(f"replay gave payoffs {state.payoff}, the record says {self.payoffs}")
-        return state

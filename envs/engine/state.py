@@ -100,10 +100,13 @@ class Game:
         if not 0 <= button < self.num_players:
             raise ValueError(f"button must be a seat 0..{self.num_players - 1}, got {button}")
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        shuffle_rng_state = dict(rng.bit_generator.state)  # the deck follows from it
         stub = _build_stub(rng, deck)
         st = State(self, rng, button, stub)
         st.initial_deck = stub[::-1]
         st.initial_rng_state = dict(rng.bit_generator.state)
+        st.shuffle_rng_state = shuffle_rng_state
+        st.stacked = 0 if deck is None else len(deck)
         st.run()
         return st
 
@@ -172,7 +175,9 @@ class State:
         self._legal: list[int] | None = None
         self.decisions: list[tuple[int, int]] = []  # (seat, action) in order, for replay
         self.initial_deck: list[int] = []  # top card first
-        self.initial_rng_state: dict[str, Any] = {}
+        self.initial_rng_state: dict[str, Any] = {}  # the generator after the shuffle
+        self.shuffle_rng_state: dict[str, Any] = {}  # the generator before the shuffle (records)
+        self.stacked = 0  # leading cards of initial_deck chosen by the caller (deck=...)
 
     # ------------------------------------------------------------------ queries
     @property

@@ -34,6 +34,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from envs.engine.actions import DECLARE_ACTIONS, HIGH, LOW, action_names
 from envs.engine.betting import LIMIT, BetRules, Betting
 from envs.engine.events import Event
@@ -115,6 +117,11 @@ class StudDeal(Step):
         options = st.game.options
         st.log(Event("street", text=STREET_NAMES[self.street], street=self.street))
         live = [s for s in seats_from_left_of_button(st) if not st.folded[s]]
+        if options.burn_cards and self.street == 0:
+            # The reuse shuffle at seventh street gets its own generator now, while the
+            # state still has the caller's to itself: a caller drawing from it between
+            # decisions would otherwise change that shuffle and the hand would not replay.
+            st.extra["reuse_seed"] = int(st.rng.integers(1 << 63))
         if options.burn_cards and st.stub:
             card = st.deal_card()
             st.burned.append(card)
@@ -138,7 +145,8 @@ def _reuse_burned(st: State) -> None:
     """Short stub at seventh street: burned cards go under the stub, shuffled."""
     if not st.burned:
         return
-    burned = [st.burned[i] for i in st.rng.permutation(len(st.burned))]
+    order = np.random.default_rng(st.extra["reuse_seed"]).permutation(len(st.burned))
+    burned = [st.burned[i] for i in order]
     st.log(Event("reshuffle", cards=tuple(burned), text="burned cards reused", secret=True))
     st.stub[:0] = burned
     st.burned = []

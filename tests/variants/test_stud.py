@@ -17,6 +17,7 @@ from envs.engine.actions import (
 from envs.engine.cards import parse
 from envs.engine.errors import IllegalActionError
 from envs.engine.hands import evaluate_high
+from envs.engine.history import HandRecord
 from envs.variants import make_game
 from tests.variants.scripted import act, call_down, stud_deck
 
@@ -390,3 +391,15 @@ def test_clone_is_independent_and_continues_identically(name: str) -> None:
         legal = again.legal_actions()
         again.apply(legal[int(moves.integers(len(legal)))])
     assert again.events == twin.events and again.payoffs() == twin.payoffs()
+
+
+def test_reused_burned_cards_replay_when_the_caller_shares_the_generator() -> None:
+    """A bot drawing from the generator the hand was dealt with must not change the
+    seventh-street reuse shuffle: the record replays to the same cards."""
+    rng = np.random.default_rng(1)
+    st = make_game("stud", 8, burn_cards=True).new_state(rng, button=0)
+    while not st.is_over:
+        rng.integers(10)  # a random bot's draw between decisions
+        st.apply(BRING_IN if BRING_IN in st.legal_actions() else CHECK_CALL)
+    assert any(e.kind == "reshuffle" for e in st.events)
+    assert HandRecord.of(st).replay().payoffs() == st.payoffs()
