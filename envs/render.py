@@ -11,10 +11,10 @@ never drawn for a viewer who may not know it, because the picture is built only 
 what that viewer sees: face-up cards, cards shown in this deal, the viewer's own
 cards and the events its history shows.
 
-Frames are deterministic (a bundled DejaVu font, no anti-aliasing that depends on the
-display) and have one size for a given number of seats, so vector envs can stack
-them. The felt, the fonts and the 52 card faces are drawn once and cached; a frame
-costs about 1-2 ms (``python -m benchmarks.bench_render``).
+Frames are deterministic (nothing random; the DejaVu font that matplotlib ships,
+Pillow's own font without it) and all have one size, so video recorders and vector
+envs can stack them. The felt, the fonts and the card faces are drawn once and
+cached; a frame costs about 2.5 ms of CPU (``python -m benchmarks.bench_render``).
 """
 
 from __future__ import annotations
