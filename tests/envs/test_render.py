@@ -3,7 +3,6 @@ no hidden card drawn for a player who may not see it."""
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import gymnasium
@@ -122,18 +121,6 @@ def test_check_env_accepts_the_rgb_frames() -> None:
         warnings.simplefilter("always")
         check_env(env.unwrapped)
     assert not [w for w in caught if "render" in str(w.message).lower()]
-
-
-def test_frames_are_fast_enough() -> None:
-    """Not a speed assertion (benchmarks measure that): it only records the figure,
-    with a bound that a broken cache (fonts or cards redrawn each frame) would break."""
-    env = envs.make_raw("stud", 8, render_mode="rgb_array")
-    env.reset(seed=0)
-    env.render()
-    start = time.perf_counter()
-    for _ in range(20):
-        env.render()
-    assert (time.perf_counter() - start) / 20 < 0.5
 
 
 # ---------------------------------------------------------------- no hidden card
