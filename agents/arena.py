@@ -4,7 +4,9 @@ Duplicate play: every deal (a seeded deck and button) is replayed once for each
 rotation of the lineup through the seats, so every bot holds every seat's cards and
 the luck of the deal cancels. Results are counted per *duplicate set* (one deal, all
 rotations); sets are independent, so the 95% confidence interval of a bot's mean
-result is ``1.96 * sd / sqrt(sets)`` over the per-set means.
+result is ``t * sd / sqrt(sets)`` over the per-set means, with ``t`` Student's 0.975
+quantile for ``sets - 1`` degrees of freedom (12.71 for two sets, 2.26 for ten, 1.98
+for a hundred; 1.96 only in the limit).
 
 A lineup of k bots at an n-seat table places bot ``(i + shift) % k`` in seat ``i``;
 when k does not divide n every shift is played (two bots at three seats: A-B-A and
@@ -27,6 +29,7 @@ import numpy as np
 from agents.base import Policy, describe
 from agents.loading import load
 from agents.mix import decision_mix
+from agents.student_t import t_quantile
 from envs.aec import DealersChoiceEnv
 from envs.registry import make_raw
 
@@ -53,8 +56,17 @@ class Stat:
         return f"{self.mean:+.3f} ± {self.half_width:.3f}"
 
 
-def mean_ci(samples: Sequence[float], z: float = 1.96) -> Stat:
-    """Mean and normal-approximation 95% half-width (sample sd, n - 1)."""
+def mean_ci(samples: Sequence[float], z: float | None = None, *, confidence: float = 0.95) -> Stat:
+    """Mean and the half-width of its ``confidence`` interval (default 95%) from the
+    sample sd (``n - 1``) and Student's t for ``n - 1`` degrees of freedom: the normal
+    1.96 would make small samples' intervals too narrow (13% at ``n = 10``). ``z``
+    forces a fixed multiplier instead (the old normal approximation: ``z=1.96``).
+
+    >>> round(mean_ci([1.0, 2.0, 3.0, 4.0]).half_width, 4)  # 3.1824 * 1.2910 / 2
+    2.0543
+    """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence={confidence!r} is not allowed: expected a level strictly between 0 and 1")
     n = len(samples)
     if n == 0:
         return Stat(float("nan"), float("nan"), 0)
@@ -62,7 +74,8 @@ def mean_ci(samples: Sequence[float], z: float = 1.96) -> Stat:
     if n == 1:
         return Stat(mean, float("inf"), 1)
     sd = float(np.std(samples, ddof=1))
-    return Stat(mean, z * sd / math.sqrt(n), n)
+    multiplier = z if z is not None else t_quantile(0.5 + confidence / 2, n - 1)
+    return Stat(mean, multiplier * sd / math.sqrt(n), n)
 
 
 @dataclass

@@ -32,6 +32,7 @@ NeuralAgent(stud_v0, 2 players, greedy=False)
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import re
@@ -101,6 +102,9 @@ def read_checkpoint(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"no checkpoint file at {str(path)!r}")
+    foreign = foreign_archive(path)
+    if foreign is not None:
+        raise CheckpointError(foreign)
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as err:
@@ -122,6 +126,49 @@ def read_checkpoint(path: str | Path) -> dict[str, Any]:
     if missing:
         raise CheckpointError(f"{str(path)!r} lacks {missing}: the file is incomplete")
     return data
+
+
+def foreign_archive(path: Path) -> str | None:
+    """What a zip file that ``torch.save`` did not write is, and what to do with it
+    (None for anything else). ``torch.save`` files are zips too, with every entry in
+    one folder (``<name>/data.pkl``); a Stable-Baselines3 model (``model.save``) has
+    ``data`` and ``policy.pth`` at the top. Only the entry names and SB3's JSON
+    ``data`` entry are read: nothing is unpickled."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+            if any(n.endswith("/data.pkl") for n in names):
+                return None
+            if "data" in names and "policy.pth" in names:
+                return _sb3_advice(path, archive)
+    except (zipfile.BadZipFile, OSError):
+        return None  # not a zip (or unreadable): torch.load says what is wrong
+    shown = ", ".join(n[:60] for n in names[:5]) + (f", ... ({len(names)} entries)" if len(names) > 5 else "")
+    return (
+        f"{str(path)!r} is a zip archive ({shown or 'empty'}), not a Dealer's Choice checkpoint: "
+        "agents.load reads the .pt files that train.py writes (agents.checkpoint)"
+    )
+
+
+def _sb3_advice(path: Path, archive: zipfile.ZipFile) -> str:
+    """The message for a Stable-Baselines3 model archive: what it is, how to play it."""
+    version = ""
+    if "_stable_baselines3_version" in archive.namelist():
+        version = f", stable-baselines3 {archive.read('_stable_baselines3_version').decode(errors='replace')[:20]}"
+    try:
+        policy_module = json.loads(archive.read("data")).get("policy_class", {}).get("__module__", "")
+    except (ValueError, AttributeError):
+        policy_module = ""
+    algorithm = "sb3_contrib.MaskablePPO" if "maskable" in policy_module else "its Stable-Baselines3 algorithm class"
+    load = "MaskablePPO" if "maskable" in policy_module else "PPO"
+    name = str(path)
+    return (
+        f"{name!r} is a Stable-Baselines3 model archive ({algorithm}{version}), not a Dealer's Choice "
+        f"checkpoint (.pt). Load it with {algorithm} and wrap it as a bot: "
+        f"agents.sb3.SB3Agent({load}.load({name!r})); for a spec string (evaluate.py, opponents=...), "
+        "name a class that does this in its __init__, 'your_module:YourModel' "
+        "(docs/gymnasium.md, 'Trained models as bots')"
+    )
 
 
 def _offending(err: BaseException) -> str:

@@ -6,7 +6,9 @@ spec                bot
 ``"random"``        :class:`~agents.base.RandomAgent`
 ``"call"``          :class:`~agents.base.CallingStation`
 ``"heuristic"``     :class:`~agents.heuristic.HeuristicAgent` (every variant)
-``path/to/x.pt``    a trained checkpoint (see ``agents.checkpoint``)
+``path/to/x.pt``    a trained checkpoint (see ``agents.checkpoint``; a
+                    Stable-Baselines3 ``.zip`` is refused with how to wrap it
+                    in ``agents.sb3.SB3Agent``)
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
 """
@@ -56,7 +58,7 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         return BUILTIN[spec](seed=seed)
     if spec in LAZY:
         return _from_path(LAZY[spec], seed)
-    if spec.endswith((".pt", ".pth")) or Path(spec).is_file():
+    if spec.endswith((".pt", ".pth", ".zip")) or Path(spec).is_file():  # .zip: says what an SB3 model is
         from agents.checkpoint import load_agent
 
         return load_agent(spec, seed=seed, **kwargs)

@@ -301,51 +301,79 @@ def _csv(value: Any) -> str:
     return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
+def bot_order(report: dict[str, Any]) -> list[int]:
+    """The bots' indices best first, the one order of every panel of the plot: by Elo
+    in a tournament, by mean result in a match (ties, and missing values last, in the
+    order the bots were given)."""
+    key = "elo" if report["mode"] == "tournament" else "mean"
+    bots = report["bots_summary"]
+
+    def rank(i: int) -> tuple[float, int]:
+        value = bots[i][key]
+        return (-value if value is not None and math.isfinite(value) else math.inf, i)
+
+    return sorted(range(len(bots)), key=rank)
+
+
 def write_plot(report: dict[str, Any], path: Path) -> None:
     """PNG: each bot's result with its interval; for a tournament, the ratings with
-    intervals and the pairwise matrix as a heat map."""
+    intervals and the pairwise matrix as a heat map. Every panel lists the bots in
+    the same order, best first (:func:`bot_order`)."""
+    fig = plot_figure(report)  # selects the Agg backend before pyplot is imported here
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def plot_figure(report: dict[str, Any]) -> Any:
+    """The report's matplotlib figure (Agg backend), for :func:`write_plot`."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    order = bot_order(report)
     if report["mode"] == "tournament":
         k = len(report["names"])
         fig, (elo, field, heat) = plt.subplots(
             1, 3, figsize=(11 + 0.8 * k, 2 + 0.7 * max(k, 3)), width_ratios=[1, 1, 1.2]
         )
-        _interval_plot(elo, report, "elo", "Elo (Bradley-Terry on set wins)\n95% bootstrap CI")
-        _interval_plot(field, report, "mean", f"vs field: {report['rate_label']}\n95% bootstrap CI")
-        _heat_map(fig, heat, report)
+        _interval_plot(elo, report, order, "elo", "Elo (Bradley-Terry on set wins)\n95% bootstrap CI")
+        _interval_plot(field, report, order, "mean", f"vs field: {report['rate_label']}\n95% bootstrap CI")
+        _heat_map(fig, heat, report, order)
     else:
         fig, left = plt.subplots(figsize=(7, 1.5 + 0.6 * len(report["names"])))
-        _interval_plot(left, report, "mean", f"{report['rate_label']} (95% CI)")
+        _interval_plot(left, report, order, "mean", f"{report['rate_label']} (95% CI)")
     fig.suptitle(headline(report)[0], fontsize=8, wrap=True)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    return fig
 
 
-def _interval_plot(ax: Any, report: dict[str, Any], key: str, label: str) -> None:
-    bots = sorted(report["bots_summary"], key=lambda b: b[key])
+def _interval_plot(ax: Any, report: dict[str, Any], order: Sequence[int], key: str, label: str) -> None:
+    """One row per bot, the first of ``order`` at the top."""
+    bots = [report["bots_summary"][i] for i in order]
+    rows = list(range(len(bots)))[::-1]  # y grows upwards: the best bot on the top row
     low_key, high_key = ("elo_low", "elo_high") if key == "elo" else ("ci_low", "ci_high")
     values = [b[key] for b in bots]
     lows = [b[key] - b[low_key] if b[low_key] is not None else 0 for b in bots]
     highs = [b[high_key] - b[key] if b[high_key] is not None else 0 for b in bots]
-    ax.errorbar(values, range(len(bots)), xerr=[lows, highs], fmt="o", capsize=4, color="tab:blue")
+    ax.errorbar(values, rows, xerr=[lows, highs], fmt="o", capsize=4, color="tab:blue")
     ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_yticks(range(len(bots)), [b["name"] for b in bots])
+    ax.set_yticks(rows, [b["name"] for b in bots])
     ax.set_ylim(-0.6, len(bots) - 0.4)
     ax.set_xlabel(label)
     ax.grid(axis="x", alpha=0.3)
 
 
-def _heat_map(fig: Any, ax: Any, report: dict[str, Any]) -> None:
+def _heat_map(fig: Any, ax: Any, report: dict[str, Any], order: Sequence[int]) -> None:
+    """Rows top to bottom and columns left to right in ``order``."""
     import numpy as np
 
-    names = report["names"]
-    mean = np.array([[np.nan if v is None else v for v in row] for row in report["matrix"]["mean"]], dtype=float)
-    half = report["matrix"]["half_width"]
+    names = [report["names"][i] for i in order]
+    full = np.array([[np.nan if v is None else v for v in row] for row in report["matrix"]["mean"]], dtype=float)
+    full_half = np.array([[np.nan if v is None else v for v in row] for row in report["matrix"]["half_width"]])
+    mean, half = full[np.ix_(order, order)], full_half[np.ix_(order, order)]
     limit = float(np.nanmax(np.abs(mean))) if np.isfinite(mean).any() else 1.0
     image = ax.imshow(mean, cmap="RdBu", vmin=-limit or -1, vmax=limit or 1)
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
@@ -354,7 +382,7 @@ def _heat_map(fig: Any, ax: Any, report: dict[str, Any]) -> None:
         for j in range(len(names)):
             if i != j and math.isfinite(mean[i, j]):
                 color = "white" if abs(mean[i, j]) > 0.6 * limit else "black"
-                text = f"{mean[i, j]:+.1f}\n±{half[i][j]:.1f}"
+                text = f"{mean[i, j]:+.1f}\n±{half[i, j]:.1f}"
                 ax.text(j, i, text, ha="center", va="center", fontsize=7, color=color)
     ax.set_title("row bot's result against column bot (± 95% CI)", fontsize=9)
     fig.colorbar(image, ax=ax, label=report["rate_label"], shrink=0.8)

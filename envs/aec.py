@@ -41,6 +41,7 @@ from envs.variants.base import Variant
 from envs.view import PublicView, public_view
 
 PieceBuilder = Callable[[Any], list[Piece]]
+RENDER_FPS = 2  # one frame per decision; two a second is a pace a person can follow
 
 
 class HandHistoryView:
@@ -73,9 +74,9 @@ class HandHistoryView:
         return self.state.events
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # The live state holds closures and cannot be pickled; its replay record can, and
-        # replaying it rebuilds the identical state. Infos then cross process boundaries
-        # (Gymnasium's AsyncVectorEnv, multiprocessing collectors).
+        # Pickled as its replay record (plain data), not as the live state with its game
+        # program; replaying it rebuilds the identical state. Infos then cross process
+        # boundaries (Gymnasium's AsyncVectorEnv, multiprocessing collectors) compactly.
         return (_replayed_history, (self.record, self.viewer))
 
 
@@ -88,7 +89,8 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
     """A PettingZoo AEC environment for one variant (see ``envs.make``)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": RENDER_FPS,
         "name": "dealers_choice",
         "is_parallelizable": False,
     }
@@ -249,14 +251,31 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
             info["illegal_action"] = agent
 
     # ----------------------------------------------------------------- render
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the table as text; ``"rgb_array"``: a picture of it (an ``(H, W, 3)``
+        uint8 array, :mod:`envs.render`); ``"human"``: the text, printed. Seen by the
+        seat to act (face-down cards of the others hidden), or every card with
+        ``omniscient_render``."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.render_rgb()
         text = self.render_text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
+        """The table as a picture, seen as :meth:`render_text` sees it."""
+        from envs.render import felt, table_image, to_array  # Pillow only when pictures are asked for
+
+        st = self.state
+        if st is None:
+            return to_array(felt())
+        if viewer is None and not self.omniscient_render:
+            viewer = -1 if st.current_seat is None else st.current_seat  # -1: public view
+        return table_image(st, viewer)
 
     def render_text(self, viewer: int | None = None) -> str:
         """The table as a player sees it (``viewer``; default the seat to act, or all

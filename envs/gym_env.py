@@ -51,7 +51,7 @@ import numpy as np
 
 from agents.base import Policy, describe
 from agents.loading import load
-from envs.aec import DealersChoiceEnv
+from envs.aec import RENDER_FPS, DealersChoiceEnv
 from envs.engine.errors import IllegalActionError
 from envs.engine.options import check_choice, check_int
 from envs.registry import get_spec, make_raw
@@ -74,11 +74,16 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         learner_seat: ``"rotate"``, ``"random"`` or a fixed seat index.
         illegal_action: ``"raise"`` (default) or ``"lose"`` (see the module docs).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view of
-            the table) or ``"human"`` (printed after every reset and step).
+            the table as text), ``"rgb_array"`` (a picture of it: an ``(H, W, 3)`` uint8
+            array, see :mod:`envs.render`) or ``"human"`` (the text, printed after every
+            reset and step).
         **options: the variant's options and the AEC's ``omniscient_render``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (Gymnasium's class attribute)
+    metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's class attribute)
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": RENDER_FPS,
+    }
 
     def __init__(
         self,
@@ -269,20 +274,27 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         return info
 
     # ----------------------------------------------------------------- render
-    def render(self) -> str | None:
-        """The table as the learner sees it (``omniscient_render=True``: every card)."""
+    def render(self) -> str | np.ndarray | None:
+        """The table as the learner sees it (``omniscient_render=True``: every card):
+        text (``"ansi"``), a picture (``"rgb_array"``) or printed text (``"human"``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human'"
+            )
             return None
+        if self.render_mode == "rgb_array":
+            return self.aec.render_rgb(self._viewer())
         text = self._render_text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
+    def _viewer(self) -> int | None:
+        return None if self.aec.omniscient_render else self._learner
+
     def _render_text(self) -> str:
-        viewer = None if self.aec.omniscient_render else self._learner
-        return self.aec.render_text(viewer)
+        return self.aec.render_text(self._viewer())
 
     def _render_human(self) -> None:
         if self.render_mode == "human":

@@ -65,6 +65,11 @@ class Declare(Step):
         return None
 
 
+def win_or_tie(st: State) -> str:
+    """The default swing rule (a function, not a lambda: steps must pickle with the env)."""
+    return "win_or_tie"
+
+
 @dataclass(frozen=True)
 class Showdown(Step):
     """Award every pot: to the last player left, or by the variant's shares.
@@ -78,7 +83,7 @@ class Showdown(Step):
     shares: Callable[[State], tuple[Share, ...]]
     describe: Callable[[State, int, int], str]
     declare: bool = False
-    swing_rule: Callable[[State], str] = lambda st: "win_or_tie"
+    swing_rule: Callable[[State], str] = win_or_tie
     no_winner: str = "no declaration won"
     contested_only = False
 

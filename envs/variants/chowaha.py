@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
@@ -359,7 +360,7 @@ def describe_award(st: State, seat: int, share: int) -> str:
 # ------------------------------------------------------------------ variant
 def build_chowaha(variant: Variant, num_players: int, options: ChowahaOptions) -> Program:
     """Ante, hole cards, four rounds of blinds/layout and betting, showdown."""
-    steps: list[Step] = [Ante(lambda st: st.game.options.ante)]
+    steps: list[Step] = [Ante(operator.attrgetter("game.options.ante"))]  # not a lambda: envs pickle
     steps += betting_rounds(options)
     steps.append(Showdown(shares=shares, describe=describe_award))
     sized = options.betting != LIMIT

@@ -45,7 +45,16 @@ from envs.engine.pots import Share
 from envs.engine.state import State, Step
 from envs.engine.steps import Ante, Showdown, seats_from_left_of_button
 from envs.variants.base import Program, Variant
-from envs.variants.stud import COMMON_OPTIONS, STREET_NAMES, StudOptions, best_showing, betting_rounds, high_share
+from envs.variants.stud import (
+    ANTE,
+    BIG_BET,
+    COMMON_OPTIONS,
+    STREET_NAMES,
+    StudOptions,
+    best_showing,
+    betting_rounds,
+    high_share,
+)
 
 ILLEGAL_SPLIT_RULES = ("mask", "forfeit")
 SPLIT_PHASE = "split"  # the street label of the split (observation one-hot, history)
@@ -249,12 +258,11 @@ def describe_half(st: State, seat: int, share: int) -> str:
 
 def build_cowpie(variant: Variant, num_players: int, options: CowpieOptions) -> Program:
     """Antes, stud's five streets, the split, (a betting round), the reveal, the showdown."""
-    steps: list[Step] = [Ante(lambda st: st.game.options.ante), *betting_rounds(options, low_game=False), Split()]
+    steps: list[Step] = [Ante(ANTE), *betting_rounds(options, low_game=False), Split()]
     if options.bet_after_split:
         opener = functools.partial(best_showing, low_game=False)
-        big_bet: Any = lambda st: st.game.options.big_bet  # noqa: E731
         steps.append(Phase(AFTER_SPLIT, AFTER_SPLIT_STREET))
-        steps.append(Betting(AFTER_SPLIT_STREET, AFTER_SPLIT, big_bet, opener, options.bet_rules()))
+        steps.append(Betting(AFTER_SPLIT_STREET, AFTER_SPLIT, BIG_BET, opener, options.bet_rules()))
     steps.append(RevealSplits())
     steps.append(Showdown(shares=cowpie_shares, describe=describe_half, no_winner="every split was illegal"))
     return Program(tuple(steps), options.big_bet, action_names(SPLIT_ACTIONS))

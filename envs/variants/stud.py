@@ -31,6 +31,7 @@ Rules as implemented:
 from __future__ import annotations
 
 import functools
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,6 +159,13 @@ def _ace_low(card: int) -> int:
     return (((card >> 2) + 1) % 13) * 4 + (card & 3)
 
 
+# Steps hold these option readers: attrgetters (unlike lambdas) pickle, and so do envs.
+ANTE = operator.attrgetter("game.options.ante")
+SMALL_BET = operator.attrgetter("game.options.small_bet")
+BIG_BET = operator.attrgetter("game.options.big_bet")
+SWING_RULE = operator.attrgetter("game.options.swing_rule")
+
+
 def _up_cards(st: State, seat: int) -> list[int]:
     return [c for c, u in zip(st.cards[seat], st.up[seat], strict=True) if u]
 
@@ -217,10 +225,10 @@ def betting_rounds(options: StudOptions, low_game: bool) -> list[Step]:
     steps: list[Step] = []
     for street in range(5):
         if street == 0:
-            unit: Any = lambda st: st.game.options.small_bet  # noqa: E731
+            unit: Any = SMALL_BET
             opener = functools.partial(third_opener, low_game=low_game)
         else:
-            unit = _fourth_street_unit if street == 1 else (lambda st: st.game.options.big_bet)
+            unit = _fourth_street_unit if street == 1 else BIG_BET
             opener = functools.partial(best_showing, low_game=low_game)
         steps.append(StudDeal(street))
         steps.append(Betting(street, STREET_NAMES[street], unit, opener, rules, bring_in=street == 0))
@@ -276,7 +284,7 @@ class StudKind:
 
 def build_stud(variant: Variant, num_players: int, options: StudOptions, kind: StudKind) -> Program:
     """Antes, five dealt streets with betting, (declaration), showdown."""
-    steps: list[Step] = [Ante(lambda st: st.game.options.ante)]
+    steps: list[Step] = [Ante(ANTE)]
     steps += betting_rounds(options, kind.low_game)
     if kind.declare:
         steps.append(Declare())
@@ -284,9 +292,9 @@ def build_stud(variant: Variant, num_players: int, options: StudOptions, kind: S
     steps.append(
         Showdown(
             shares=kind.shares,
-            describe=lambda st, seat, share: describe_share(st, seat, share, names),
+            describe=functools.partial(describe_share, names=names),
             declare=kind.declare,
-            swing_rule=lambda st: st.game.options.swing_rule,
+            swing_rule=SWING_RULE,
         )
     )
     return Program(tuple(steps), options.big_bet, action_names(DECLARE_ACTIONS))

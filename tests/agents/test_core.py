@@ -82,7 +82,7 @@ def envs_card(text: str) -> int:
 def test_mean_ci_against_a_hand_computed_case() -> None:
     stat = mean_ci([1.0, 2.0, 3.0, 4.0])
     sd = np.sqrt(((1.5**2) * 2 + (0.5**2) * 2) / 3)  # sample sd = 1.2910
-    assert stat.mean == 2.5 and stat.half_width == pytest.approx(1.96 * sd / 2)
+    assert stat.mean == 2.5 and stat.half_width == pytest.approx(3.182446 * sd / 2)  # Student's t, 3 df
     assert mean_ci([5.0]).half_width == float("inf")
 
 

@@ -31,9 +31,9 @@ EXPECTED_IDS = [
     "DealersChoice/Cowgirl-v0",
     "DealersChoice/Cowpattie-v0",
 ]
-# check_env's only complaints, both deliberate: chip counts have no upper bound (Cowboy
-# pots grow without limit), and a text renderer has no frame rate.
-KNOWN_WARNINGS = ("observation space maximum value is infinity", "minimum value is -infinity", "No render fps")
+# check_env's only complaint, deliberate: chip counts have no upper bound (Cowboy pots
+# grow without limit). The envs declare a frame rate (metadata["render_fps"]).
+KNOWN_WARNINGS = ("observation space maximum value is infinity", "minimum value is -infinity")
 # Learner seat 0, button 0: seat 1 is dealt first. Seat 0 shows A-K-Q-J (acts first from
 # fourth street on) but ends with ace high; seat 1 brings in with the 2d and makes twos.
 STACKED = "2h 7h 9c 8d 2d As 3c Kc 4d Qd 6c Jh Td 9s"
@@ -345,7 +345,6 @@ def test_seeded_reset_fixes_everything_including_the_opponents() -> None:
 
 
 # ------------------------------------------------------------------ render
-@pytest.mark.filterwarnings("ignore:.*No render fps")
 def test_render_shows_the_learners_view(capsys: pytest.CaptureFixture[str]) -> None:
     env = gymnasium.make("DealersChoice/Stud-v0", opponents="call", learner_seat=0, render_mode="ansi")
     env.reset(seed=1, options={"deck": STACKED, "button": 0})

@@ -12,16 +12,75 @@ from agents.arena import HandRecordLite, MatchResult, mean_ci, run_match
 from agents.cli import parse_options, parse_value
 from agents.mix import summarize, total
 from agents.stats import bot_mix, pair_matrix, summarize_pair, unique_names
+from agents.student_t import t_quantile, t_upper_tail
+
+T_975_7 = 2.364624  # Student's t, 0.975 quantile, 7 degrees of freedom (tables)
+T_975_2 = 4.302653
 
 
 def test_mean_ci_against_a_hand_computed_case() -> None:
-    # mean 5; squared deviations 9+1+1+1+0+0+4+16 = 32; sample variance 32/7
+    # mean 5; squared deviations 9+1+1+1+0+0+4+16 = 32; sample variance 32/7; t(0.975, 7)
     stat = mean_ci([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0])
     assert stat.mean == 5.0 and stat.n == 8
-    assert stat.half_width == pytest.approx(1.96 * math.sqrt(32 / 7) / math.sqrt(8))  # 1.4817
-    assert stat.half_width == pytest.approx(1.4817, abs=1e-4)
-    assert (stat.low, stat.high) == pytest.approx((5 - 1.4817, 5 + 1.4817), abs=1e-4)
+    assert stat.half_width == pytest.approx(T_975_7 * math.sqrt(32 / 7) / math.sqrt(8))  # 1.7875
+    assert stat.half_width == pytest.approx(1.7875, abs=1e-4)
+    assert (stat.low, stat.high) == pytest.approx((5 - 1.7875, 5 + 1.7875), abs=1e-4)
     assert math.isnan(mean_ci([]).mean)
+    assert mean_ci([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0], z=1.96).half_width == pytest.approx(1.4817, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("p", "df", "expected", "digits"),
+    [
+        (0.975, 9, 2.262157, 6),
+        (0.975, 1, 12.7062, 4),
+        (0.975, 29, 2.045230, 6),
+        (0.975, 2, 4.302653, 6),
+        (0.975, 7, 2.364624, 6),
+        (0.995, 5, 4.032143, 6),
+        (0.95, 3, 2.353363, 6),
+        (0.975, 1000, 1.962339, 6),
+        (0.975, 10**9, 1.959964, 6),
+        (0.025, 9, -2.262157, 6),
+        (0.5, 4, 0.0, 12),
+    ],
+    ids=lambda v: str(v),
+)
+def test_t_quantiles_match_the_tables(p: float, df: float, expected: float, digits: int) -> None:
+    assert round(t_quantile(p, df), digits) == pytest.approx(expected, abs=10**-digits)
+
+
+def test_t_quantiles_approach_the_normal_one() -> None:
+    values = [t_quantile(0.975, df) for df in (1, 2, 5, 10, 30, 100, 10_000, 10**6)]
+    assert values == sorted(values, reverse=True)
+    assert values[-1] == pytest.approx(1.959964, abs=1e-5)
+    assert t_upper_tail(t_quantile(0.9, 6.5), 6.5) == pytest.approx(0.1, abs=1e-12)  # fractional df too
+
+
+def test_bad_t_arguments_are_named() -> None:
+    with pytest.raises(ValueError, match=r"p=1\.0 is not allowed"):
+        t_quantile(1.0, 3)
+    with pytest.raises(ValueError, match="df=0 is not allowed"):
+        t_quantile(0.9, 0)
+    with pytest.raises(ValueError, match="confidence=95 is not allowed"):
+        mean_ci([1.0, 2.0], confidence=95)
+
+
+def test_small_sample_intervals_cover_95_percent() -> None:
+    """Five normal samples, 4,000 times: Student's t intervals contain the true mean
+    about 95% of the time; the old 1.96 intervals only about 88%."""
+    rng = np.random.default_rng(0)
+    draws = rng.normal(3.0, 2.0, size=(4000, 5)).tolist()
+    t_stats, z_stats = [mean_ci(row) for row in draws], [mean_ci(row, z=1.96) for row in draws]
+    t_cover = np.mean([s.low <= 3.0 <= s.high for s in t_stats])
+    z_cover = np.mean([s.low <= 3.0 <= s.high for s in z_stats])
+    assert 0.935 <= t_cover <= 0.965 and z_cover < 0.91
+
+
+def test_ten_samples_widen_the_interval_by_the_t_to_z_ratio() -> None:
+    samples = [0.3, -1.2, 2.5, 0.0, 1.1, -0.4, 0.9, 3.3, -2.0, 0.7]
+    ratio = mean_ci(samples).half_width / mean_ci(samples, z=1.959964).half_width
+    assert ratio == pytest.approx(2.262157 / 1.959964, abs=1e-6)  # 15% wider: 1.96 was 13% too narrow
 
 
 def _hand(deal: int, rotation: int, lineup: list[int], rewards: list[float]) -> HandRecordLite:
@@ -42,7 +101,7 @@ def test_per_set_means_and_the_interval_over_sets() -> None:
     np.testing.assert_allclose(result.per_set()[:, 1], [-0.5, -0.5, -1.5])
     stat = result.result(0)  # per 100 hands: mean 83.33, sd of (50, 50, 150) = 57.74
     assert stat.mean == pytest.approx(250 / 3)
-    assert stat.half_width == pytest.approx(1.96 * 100 * math.sqrt(1 / 3) / math.sqrt(3))
+    assert stat.half_width == pytest.approx(T_975_2 * 100 * math.sqrt(1 / 3) / math.sqrt(3))
     assert result.win_rate(0) == pytest.approx(3 / 6)
     pair = summarize_pair(result, 0, 1)
     assert pair.set_win_rate == 1.0 and pair.result.mean == pytest.approx(stat.mean)
