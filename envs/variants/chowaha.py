@@ -153,7 +153,7 @@ class ChowahaOptions:
         return BetRules(self.betting, self.raise_cap, self.cap_heads_up, None, sizes)
 
 
-def _check_chips(name: str, value: int | None) -> None:
+def _check_chips(name: str, value: Any) -> None:
     """A chip option (already checked as an int) must not overflow the arithmetic."""
     if value is not None and value > MAX_CHIPS:
         raise ValueError(

@@ -13,6 +13,8 @@ import envs
 from envs.engine.cards import parse
 from envs.engine.errors import IllegalActionError
 from envs.gym_env import DealersChoiceGymEnv
+from envs.gym_registry import variant_of
+from envs.variants import get_variant
 
 
 def hand(env: Any) -> tuple[int, list[Any]]:
@@ -277,3 +279,18 @@ def test_gym_step_cuts_a_long_action_in_its_message() -> None:
     with pytest.raises(TypeError, match="the action must be an integer index") as err:
         env.step("x" * HUGE)
     assert_short(err, HUGE)
+
+
+def test_huge_names_give_short_messages() -> None:
+    with pytest.raises(ValueError, match="unknown environment 'yyyy") as err:
+        envs.make("y" * HUGE)
+    assert_short(err, HUGE)
+    with pytest.raises(ValueError, match="unknown option 'zzzz") as err:
+        envs.make("stud", 2, **{"z" * HUGE: 1})
+    assert_short(err, HUGE)
+    with pytest.raises(ValueError, match="unknown variant 'vvvv") as err:
+        get_variant("v" * HUGE)
+    assert_short(err, HUGE)
+    with pytest.raises(ValueError, match="unknown Gymnasium id 'DealersChoice/") as err:
+        variant_of("DealersChoice/" + "w" * HUGE)
+    assert_short(err, HUGE + len("DealersChoice/"))
