@@ -4,7 +4,10 @@ The engine holds the rules; this class turns its states into PettingZoo's
 ``agent_selection`` / ``observe`` / ``step`` contract:
 
 * agents ``player_0 .. player_{n-1}`` by seat; the button moves one seat clockwise at
-  each ``reset`` (option ``button``: ``"rotate"``, ``"random"`` or a fixed seat);
+  each ``reset``, starting at seat 0 (option ``button``: ``"rotate"``, ``"random"`` or a
+  fixed seat). A seed does not restart the rotation: it counts hands, so a loop that
+  seeds every hand (``reset(seed=i)``) still gives every seat the button equally often,
+  and the same seed after the same number of resets deals the same hand;
 * observations ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask
   is all zeros for an agent that is not to act;
 * rewards arrive when the hand (or game) ends, in the variant's unit, and sum to zero;
@@ -12,7 +15,9 @@ The engine holds the rules; this class turns its states into PettingZoo's
   with ``illegal_action="lose"``, ends the episode with the offender at -1 and the
   others sharing +1 (PettingZoo's convention). Nothing is ever remapped;
 * ``reset(seed=...)`` is deterministic and reuses the env; ``reset(options={"deck": [...]})``
-  stacks the deck (top card first, card ints or strings such as ``"As Kd"``);
+  stacks the deck (top card first, card ints or strings such as ``"As Kd"``; floats and
+  bools are refused, not truncated). A bad seed or option raises before anything
+  changes: the env deals the same next hand as if the call had not been made;
 * ``infos[agent]["legal_actions"]`` names the legal actions of the agent to act, in
   ``action_mask`` index order (readable names where a step gives them, such as Cowpie's
   ``split_Ah_9d`` for the stable index of ``split_0_3``); at the
@@ -187,13 +192,16 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         seed = check_seed(seed)
         button, deck = self._reset_options(options)
         rng = self._rng if seed is None else np.random.default_rng(seed)
-        saved = rng.bit_generator.state  # restored if the deal fails: a failed reset changes nothing
+        # A failed deal must not advance the env's own generator (a new seeded one is
+        # simply dropped): a failed reset changes nothing.
+        saved = rng.bit_generator.state if rng is self._rng else None
         try:
             if button is None:
                 button = self._next_button(rng)
             state = self.game.new_state(rng, button=button, deck=deck)
         except BaseException:
-            rng.bit_generator.state = saved
+            if saved is not None:
+                rng.bit_generator.state = saved
             raise
         self._rng, self._button, self.state = rng, button, state
         self.tracker.reset(state)

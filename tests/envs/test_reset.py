@@ -83,6 +83,30 @@ def test_a_failed_reset_changes_nothing(kwargs: dict[str, Any], error: type, mes
         assert hand(env) == hand(twin)
 
 
+@pytest.mark.parametrize("button", ["rotate", "random"])
+def test_a_deal_that_fails_midway_does_not_advance_the_generator(button: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever fails inside the deal (here a stand-in error after the shuffle), the
+    env's generator and rotation are where they were."""
+    env, twin = envs.make("stud", 3, button=button), envs.make("stud", 3, button=button)
+    env.reset(seed=2)
+    twin.reset(seed=2)
+    game = env.unwrapped.game
+    deal = game.new_state
+
+    def failing_deal(rng: np.random.Generator, **kwargs: Any) -> Any:
+        deal(rng, **kwargs)  # draws from the generator, then fails
+        raise RuntimeError("the deal failed")
+
+    monkeypatch.setattr(game, "new_state", failing_deal)
+    with pytest.raises(RuntimeError, match="the deal failed"):
+        env.reset()
+    monkeypatch.undo()
+    for _ in range(3):
+        env.reset()
+        twin.reset()
+        assert hand(env) == hand(twin)
+
+
 def test_unknown_options_warn_and_are_ignored() -> None:
     env, twin = envs.make("stud", 2), envs.make("stud", 2)
     with pytest.warns(UserWarning, match="ignoring unknown reset options 'seat'"):
