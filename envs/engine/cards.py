@@ -22,7 +22,7 @@ ValueError: duplicate card 'As' in 'As as'
 >>> parse_deck([51, 1.5])
 Traceback (most recent call last):
 ...
-ValueError: stacked deck entry 1 is 1.5 (float): expected a card int 0..51 or a card string such as 'As'
+ValueError: stacked deck entry 1 is 1.5 (float), not a card: expected a card int 0..51 or a card string such as 'As'
 """
 
 from __future__ import annotations
@@ -201,6 +201,6 @@ def _deck_entry(entry: Any, position: int) -> list[int]:
     if isinstance(entry, (int, np.integer)) and not isinstance(entry, (bool, np.bool_)):
         if 0 <= entry < NUM_CARDS:
             return [int(entry)]
-        raise ValueError(f"stacked deck entry {position} is {quoted(entry)}: expected {_DECK_ENTRY}")
+        raise ValueError(f"stacked deck entry {position} is {quoted(entry)}, not a card: expected {_DECK_ENTRY}")
     kind = type(entry).__name__
-    raise ValueError(f"stacked deck entry {position} is {quoted(entry)} ({kind}): expected {_DECK_ENTRY}")
+    raise ValueError(f"stacked deck entry {position} is {quoted(entry)} ({kind}), not a card: expected {_DECK_ENTRY}")

@@ -90,14 +90,14 @@ def test_parse_deck_forms(deck: object, expected: list[int]) -> None:
 @pytest.mark.parametrize(
     ("deck", "message"),
     [
-        ([1.5, 2.7], r"stacked deck entry 0 is 1\.5 \(float\): expected a card int 0\.\.51 or a card string"),
+        ([1.5, 2.7], r"stacked deck entry 0 is 1\.5 \(float\), not a card: expected a card int 0\.\.51 or a card str"),
         ([4, 2.0], r"stacked deck entry 1 is 2\.0 \(float\)"),
         ([True, False], r"stacked deck entry 0 is True \(bool\)"),
         ([np.bool_(True)], r"stacked deck entry 0 is np\.True_ \(bool\)"),
         ([0, 1, None], r"stacked deck entry 2 is None \(NoneType\)"),
         ([[0, 1], [2, 3]], r"stacked deck entry 0 is \[0, 1\] \(list\)"),
-        ([-1], "stacked deck entry 0 is -1: expected a card int 0..51"),
-        ([np.int64(52)], r"stacked deck entry 0 is np\.int64\(52\): expected a card int 0\.\.51"),
+        ([-1], "stacked deck entry 0 is -1, not a card: expected a card int 0..51"),
+        ([np.int64(52)], r"stacked deck entry 0 is np\.int64\(52\), not a card: expected a card int 0\.\.51"),
         (["As", "Zz"], "stacked deck entry 1: unknown card 'Zz' in 'Zz'"),
         (["As Ks", 51], r"stacked deck holds As twice \(entries 0 and 1\)"),
         ("As Kd as", "duplicate card 'As' in 'As Kd as'"),

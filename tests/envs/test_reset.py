@@ -51,7 +51,7 @@ BAD_RESETS = [
     ({"options": {"deck": [True, False]}}, ValueError, r"stacked deck entry 0 is True \(bool\)"),
     ({"options": {"deck": [3, None]}}, ValueError, r"stacked deck entry 1 is None \(NoneType\)"),
     ({"options": {"deck": [3, [4, 5]]}}, ValueError, r"stacked deck entry 1 is \[4, 5\] \(list\)"),
-    ({"options": {"deck": [3, 52]}}, ValueError, "stacked deck entry 1 is 52: expected a card int 0..51"),
+    ({"options": {"deck": [3, 52]}}, ValueError, "stacked deck entry 1 is 52, not a card: expected a card int 0..51"),
     ({"options": {"deck": [0, "2c"]}}, ValueError, r"stacked deck holds 2c twice \(entries 0 and 1\)"),
     ({"seed": 5, "options": {"deck": "As Zz"}}, ValueError, "unknown card 'Zz'"),
     ({"options": {"deck": 17}}, ValueError, "a stacked deck must be a string of cards or a sequence"),
