@@ -319,7 +319,9 @@ def _check_reset_options(options: Any, num_players: int) -> dict[str, Any]:
     for name in ("learner_seat", "button"):
         if name in options:
             options[name] = check_seat(name, options[name], num_players)
-    if options.get("deck") is not None:
+    if options.get("deck") is None:
+        options.pop("deck", None)  # deck=None: an ordinary shuffle, as if not given
+    else:
         options["deck"] = parse_deck(options["deck"])
     return options
 

@@ -15,6 +15,7 @@ from envs.engine.errors import IllegalActionError
 from envs.gym_env import DealersChoiceGymEnv
 from envs.gym_registry import variant_of
 from envs.variants import get_variant
+from tests.envs.test_gym import FoldBot
 
 
 def hand(env: Any) -> tuple[int, list[Any]]:
@@ -318,3 +319,14 @@ def test_huge_names_give_short_messages() -> None:
     with pytest.raises(ValueError, match="unknown Gymnasium id 'DealersChoice/") as err:
         variant_of("DealersChoice/" + "w" * HUGE)
     assert_short(err, HUGE + len("DealersChoice/"))
+
+
+def test_gym_deck_none_is_an_ordinary_shuffle() -> None:
+    """deck=None is no stacked deck: a deal without a learner decision is skipped, not an error."""
+    env = DealersChoiceGymEnv("chowaha", 2, opponents=FoldBot(), learner_seat=1)
+    twin = DealersChoiceGymEnv("chowaha", 2, opponents=FoldBot(), learner_seat=1)
+    for seed in range(3):
+        _, info = env.reset(seed=seed, options={"deck": None})
+        _, twin_info = twin.reset(seed=seed)
+        assert info["skipped_deals"] == twin_info["skipped_deals"]
+    assert info["skipped_deals"] > 0
