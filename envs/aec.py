@@ -4,7 +4,10 @@ The engine holds the rules; this class turns its states into PettingZoo's
 ``agent_selection`` / ``observe`` / ``step`` contract:
 
 * agents ``player_0 .. player_{n-1}`` by seat; the button moves one seat clockwise at
-  each ``reset`` (option ``button``: ``"rotate"``, ``"random"`` or a fixed seat);
+  each ``reset``, starting at seat 0 (option ``button``: ``"rotate"``, ``"random"`` or a
+  fixed seat). A seed does not restart the rotation: it counts hands, so a loop that
+  seeds every hand (``reset(seed=i)``) still gives every seat the button equally often,
+  and the same seed after the same number of resets deals the same hand;
 * observations ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask
   is all zeros for an agent that is not to act;
 * rewards arrive when the hand (or game) ends, in the variant's unit, and sum to zero;
@@ -12,7 +15,9 @@ The engine holds the rules; this class turns its states into PettingZoo's
   with ``illegal_action="lose"``, ends the episode with the offender at -1 and the
   others sharing +1 (PettingZoo's convention). Nothing is ever remapped;
 * ``reset(seed=...)`` is deterministic and reuses the env; ``reset(options={"deck": [...]})``
-  stacks the deck (top card first, card ints or strings such as ``"As Kd"``);
+  stacks the deck (top card first, card ints or strings such as ``"As Kd"``; floats and
+  bools are refused, not truncated). A bad seed or option raises before anything
+  changes: the env deals the same next hand as if the call had not been made;
 * ``infos[agent]["legal_actions"]`` names the legal actions of the agent to act, in
   ``action_mask`` index order (readable names where a step gives them, such as Cowpie's
   ``split_Ah_9d`` for the stable index of ``split_0_3``); at the
@@ -23,17 +28,17 @@ The engine holds the rules; this class turns its states into PettingZoo's
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.engine.cards import format_cards, parse
+from envs.engine.cards import format_cards, parse_deck
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord, hand_history
-from envs.engine.options import check_choice
+from envs.engine.options import check_choice, check_seat, check_seed, quoted
 from envs.engine.state import State
 from envs.observation import Piece, Tracker, describe, docs_table
 from envs.variants import get_variant
@@ -157,29 +162,51 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         return describe(self.pieces, vector)
 
     # ------------------------------------------------------------------ reset
-    def _next_button(self) -> int:
+    def _next_button(self, rng: np.random.Generator) -> int:
+        """The seat the game's ``button`` option gives this hand.
+
+        ``"rotate"`` counts hands, not seeds: one seat clockwise of the last hand's
+        button (seat 0 first), whether or not ``reset`` was given a seed. Restarting
+        at seat 0 on every seed would pin the button in the usual evaluation loop
+        that seeds every hand; a seed-derived seat would only be balanced on average.
+        """
         choice = self.game.options.button
-        n = self.game.num_players
         if isinstance(choice, int):
             return choice
         if choice == "random":
-            return int(self._rng.integers(n))
-        return 0 if self._button is None else (self._button + 1) % n
+            return int(rng.integers(self.game.num_players))
+        return 0 if self._button is None else (self._button + 1) % self.game.num_players
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            self._button = None
-        options = options or {}
-        unknown = set(options) - {"deck", "button"}
-        if unknown:  # PettingZoo's api_test passes arbitrary options; say so, don't crash
-            warnings.warn(f"ignoring unknown reset options {sorted(unknown)}; known: 'deck', 'button'", stacklevel=2)
-        self._button = options["button"] if "button" in options else self._next_button()
-        deck = options.get("deck")
-        if isinstance(deck, str) or (isinstance(deck, Sequence) and deck and isinstance(deck[0], str)):
-            deck = parse(deck if isinstance(deck, str) else " ".join(deck))
-        self.state = self.game.new_state(self._rng, button=self._button, deck=deck)
-        self.tracker.reset(self.state)
+        """Deal a new hand (the Cowboy games: a new game).
+
+        ``seed`` (None or an int >= 0) restarts the deck generator; it does not move the
+        button, which rotates by hands dealt (see ``_next_button``), so the same seed
+        after the same number of resets deals the same hand. ``options``: ``deck`` (a
+        stacked deck, top card first: a string such as ``"As Kd"`` or a sequence of card
+        ints and strings) and ``button`` (a seat, for this hand; the rotation continues
+        from it).
+
+        Everything is checked before anything changes: a bad seed or option raises
+        (``TypeError`` for a wrong type, ``ValueError`` for a bad value) and leaves the
+        env exactly as it was, generator and button included.
+        """
+        seed = check_seed(seed)
+        button, deck = self._reset_options(options)
+        rng = self._rng if seed is None else np.random.default_rng(seed)
+        # A failed deal must not advance the env's own generator (a new seeded one is
+        # simply dropped): a failed reset changes nothing.
+        saved = rng.bit_generator.state if rng is self._rng else None
+        try:
+            if button is None:
+                button = self._next_button(rng)
+            state = self.game.new_state(rng, button=button, deck=deck)
+        except BaseException:
+            if saved is not None:
+                rng.bit_generator.state = saved
+            raise
+        self._rng, self._button, self.state = rng, button, state
+        self.tracker.reset(state)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -187,6 +214,25 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._after_transition()
+
+    def _reset_options(self, options: Any) -> tuple[int | None, list[int] | None]:
+        """The checked ``button`` and ``deck`` of reset's ``options`` (None: not given)."""
+        if options is None:
+            return None, None
+        if not isinstance(options, Mapping):
+            raise TypeError(
+                f"reset options={quoted(options)} is not allowed: expected None or a dict "
+                "with keys 'deck' and/or 'button'"
+            )
+        unknown = sorted(set(options) - {"deck", "button"}, key=repr)
+        if unknown:  # PettingZoo's api_test passes arbitrary options; say so, don't crash
+            shown = ", ".join(map(quoted, unknown[:5])) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+            warnings.warn(f"ignoring unknown reset options {shown}; known: 'deck', 'button'", stacklevel=3)
+        button = options.get("button")
+        if button is not None:
+            button = check_seat("button", button, self.game.num_players)
+        deck = options.get("deck")
+        return button, None if deck is None else parse_deck(deck)
 
     # ------------------------------------------------------------------- step
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -43,7 +43,7 @@ holds the learner's result in them, so an evaluation can add it back (or use
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -52,8 +52,9 @@ import numpy as np
 from agents.base import Policy, describe
 from agents.loading import load
 from envs.aec import RENDER_FPS, DealersChoiceEnv
+from envs.engine.cards import parse_deck
 from envs.engine.errors import IllegalActionError
-from envs.engine.options import check_choice, check_int
+from envs.engine.options import check_choice, check_int, check_seat, check_seed, quoted
 from envs.registry import get_spec, make_raw
 from envs.variants import get_variant
 
@@ -124,9 +125,11 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         ``options``: ``deck`` (stacked deck, top card first), ``button`` and
         ``learner_seat`` for this episode only. A seed restarts everything derived
         from it: the deck, the learner and button rotation and the opponents' own
-        randomness."""
-        super().reset(seed=seed)
+        randomness. ``seed`` (None or an int >= 0, numpy ints too) and ``options`` are
+        checked before anything changes: a bad one raises and changes nothing."""
+        seed = check_seed(seed)
         options = _check_reset_options(options, self.num_players)
+        super().reset(seed=seed)
         if seed is not None or self._needs_seed:
             self._reseed()
         self._learner = options["learner_seat"] if "learner_seat" in options else self._next_learner_seat()
@@ -200,7 +203,7 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         try:
             index = operator.index(action)
         except TypeError:
-            raise TypeError(f"the action must be an integer index, got {action!r}") from None
+            raise TypeError(f"the action must be an integer index, got {quoted(action)}") from None
         learner = self.learner_agent
         self.aec.step(index)  # IllegalActionError (state unchanged) unless illegal_action="lose"
         reward = self.aec.rewards[learner]
@@ -312,15 +315,26 @@ def _check_learner_seat(value: Any, num_players: int) -> int | str:
     return value
 
 
-def _check_reset_options(options: dict[str, Any] | None, num_players: int) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(RESET_OPTIONS))
+def _check_reset_options(options: Any, num_players: int) -> dict[str, Any]:
+    """Reset's options, checked (the deck parsed to card ints) before anything changes."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(
+            f"reset options={quoted(options)} is not allowed: expected None or a dict with keys "
+            f"{', '.join(RESET_OPTIONS)}"
+        )
+    options = dict(options)
+    unknown = sorted(set(options) - set(RESET_OPTIONS), key=repr)
     if unknown:
-        raise ValueError(f"unknown reset option {unknown[0]!r}; known: {', '.join(RESET_OPTIONS)}")
-    if "learner_seat" in options:
-        check_int("learner_seat", options["learner_seat"], 0, num_players - 1)
-    if "button" in options:
-        check_int("button", options["button"], 0, num_players - 1)
+        raise ValueError(f"unknown reset option {quoted(unknown[0])}; known: {', '.join(RESET_OPTIONS)}")
+    for name in ("learner_seat", "button"):
+        if name in options:
+            options[name] = check_seat(name, options[name], num_players)
+    if options.get("deck") is None:
+        options.pop("deck", None)  # deck=None: an ordinary shuffle, as if not given
+    else:
+        options["deck"] = parse_deck(options["deck"])
     return options
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
 
+from envs.engine.options import quoted
 from envs.registry import ENV_SPECS, get_spec
 
 NAMESPACE = "DealersChoice"
@@ -47,7 +48,7 @@ def variant_of(env_id: str) -> str:
     for spec in ENV_SPECS.values():
         if gym_id(spec.variant) == env_id:
             return spec.variant
-    raise ValueError(f"unknown Gymnasium id {env_id!r}; known: {', '.join(gym_ids())}")
+    raise ValueError(f"unknown Gymnasium id {quoted(env_id)}; known: {', '.join(gym_ids())}")
 
 
 def register_gymnasium_envs() -> list[str]:

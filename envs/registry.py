@@ -15,6 +15,7 @@ from typing import Any
 from pettingzoo.utils import wrappers
 
 from envs.aec import DealersChoiceEnv, PieceBuilder
+from envs.engine.options import quoted
 from envs.observation import (
     Betting,
     Chips,
@@ -91,7 +92,7 @@ def get_spec(name: str) -> EnvSpec:
     spec = ENV_SPECS.get(name) or (ENV_SPECS.get(base) if version.isdigit() else None)
     if spec is None or (version.isdigit() and int(version) != spec.version):
         known = ", ".join(s.env_id for s in ENV_SPECS.values())
-        raise ValueError(f"unknown environment {name!r}; known: {known}")
+        raise ValueError(f"unknown environment {quoted(name)}; known: {known}")
     return spec
 
 

@@ -17,12 +17,23 @@ Traceback (most recent call last):
 ValueError: duplicate card 'As' in 'As as'
 >>> format_cards(parse("As Td"))
 'As Td'
+>>> parse_deck(["As", 45, "Qh Jc"])
+[51, 45, 42, 36]
+>>> parse_deck([51, 1.5])
+Traceback (most recent call last):
+...
+ValueError: stacked deck entry 1 is 1.5 (float), not a card: expected a card int 0..51 or a card string such as 'As'
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from envs.engine.options import quoted
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -94,7 +105,7 @@ def _parse_token(token: str, text: str) -> list[int]:
     while pos < len(token):
         m = _CARD_RE.match(token, pos)
         if m is None:
-            raise ValueError(f"unknown card {token!r} in {text!r}: expected {_ACCEPTED}")
+            raise ValueError(f"unknown card {quoted(token)} in {quoted(text)}: expected {_ACCEPTED}")
         rank = _RANK_ALIASES[m.group(1).upper()]
         cards.append(rank * 4 + _SUIT_ALIASES[m.group(2).lower()])
         pos = m.end()
@@ -116,7 +127,7 @@ def parse(text: str | Iterable[str]) -> list[int]:
     seen: set[int] = set()
     for c in cards:
         if c in seen:
-            raise ValueError(f"duplicate card {format_card(c)!r} in {shown!r}")
+            raise ValueError(f"duplicate card {format_card(c)!r} in {quoted(shown)}")
         seen.add(c)
     return cards
 
@@ -125,17 +136,71 @@ def parse_card(text: str) -> int:
     """Parse exactly one card."""
     cards = parse(text)
     if len(cards) != 1:
-        raise ValueError(f"expected exactly one card, got {len(cards)} in {text!r}")
+        raise ValueError(f"expected exactly one card, got {len(cards)} in {quoted(text)}")
     return cards[0]
 
 
 def format_card(c: int, symbols: bool = False) -> str:
     """``'As'`` (or ``'A♠'`` with ``symbols=True``) for a card integer."""
     if not 0 <= c < NUM_CARDS:
-        raise ValueError(f"card must be an integer 0..51, got {c!r}")
+        raise ValueError(f"card must be an integer 0..51, got {quoted(c)}")
     return RANKS[c >> 2] + (SUIT_SYMBOLS if symbols else SUITS)[c & 3]
 
 
 def format_cards(cards: Sequence[int] | Iterable[int], symbols: bool = False) -> str:
     """Space-separated text of several cards."""
     return " ".join(format_card(int(c), symbols) for c in cards)
+
+
+_DECK_ENTRY = "a card int 0..51 or a card string such as 'As'"
+
+
+def parse_deck(deck: Any) -> list[int]:
+    """A stacked deck (top card first) as card ints, every entry checked.
+
+    ``deck`` is a string of cards (``"As Kd Qh"``) or a sequence (list, tuple, numpy
+    array) whose entries are card ints 0..51 (Python or numpy integers) or card
+    strings. Floats, bools, None and nested sequences are refused rather than
+    truncated to ints: ``1.5`` is not a card, and dealing it as the 3c would hide the
+    caller's mistake.
+
+    Raises:
+        ValueError: naming the bad entry, its position and what is allowed, or a card
+            given twice.
+    """
+    if isinstance(deck, str):
+        return parse(deck)
+    if isinstance(deck, np.ndarray) and deck.ndim != 1:
+        raise ValueError(f"a stacked deck must be one-dimensional, got an array of shape {deck.shape}")
+    if not isinstance(deck, (Sequence, np.ndarray)) or isinstance(deck, (bytes, bytearray)):
+        raise ValueError(
+            "a stacked deck must be a string of cards or a sequence of card ints 0..51 and card strings, "
+            f"got {type(deck).__name__} {quoted(deck)}"
+        )
+    cards: list[int] = []
+    where: dict[int, int] = {}  # card -> the entry that gave it
+    for position, entry in enumerate(deck):
+        for c in _deck_entry(entry, position):
+            if c in where:
+                raise ValueError(
+                    f"stacked deck holds {format_card(c)} twice (entries {where[c]} and {position}): "
+                    "every card can be dealt once"
+                )
+            where[c] = position
+            cards.append(c)
+    return cards
+
+
+def _deck_entry(entry: Any, position: int) -> list[int]:
+    """The cards of one deck entry: one int card, or the cards a string names."""
+    if isinstance(entry, str):
+        try:
+            return parse(entry)
+        except ValueError as err:
+            raise ValueError(f"stacked deck entry {position}: {err}") from None
+    if isinstance(entry, (int, np.integer)) and not isinstance(entry, (bool, np.bool_)):
+        if 0 <= entry < NUM_CARDS:
+            return [int(entry)]
+        raise ValueError(f"stacked deck entry {position} is {quoted(entry)}, not a card: expected {_DECK_ENTRY}")
+    kind = type(entry).__name__
+    raise ValueError(f"stacked deck entry {position} is {quoted(entry)} ({kind}), not a card: expected {_DECK_ENTRY}")

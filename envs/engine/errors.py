@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from envs.engine.options import quoted
+
 
 class IllegalActionError(ValueError):
     """An action outside the legal set: the message names the action, the state and
@@ -10,5 +12,5 @@ class IllegalActionError(ValueError):
     def __init__(self, action: object, state: str, legal: list[str], name: str | None = None) -> None:
         self.action = action
         self.legal = legal
-        shown = f"{action!r} ({name})" if name else repr(action)
+        shown = f"{quoted(action)} ({name})" if name else quoted(action)
         super().__init__(f"illegal action {shown} in state [{state}]; legal actions: {', '.join(legal) or 'none'}")

@@ -1,7 +1,9 @@
 """Validation helpers for variant options: every bad value is a clear ``ValueError``.
 
 Options are frozen dataclasses (one per family) built from keyword arguments; these
-helpers keep each ``__post_init__`` to a list of one-line checks.
+helpers keep each ``__post_init__`` to a list of one-line checks. ``check_seat`` and
+``check_seed`` check the envs' ``reset`` arguments the same way, and ``quoted`` is how
+every message in the engine and the envs quotes user input (cut to ~100 characters).
 """
 
 from __future__ import annotations
@@ -10,7 +12,33 @@ import dataclasses
 from collections.abc import Collection
 from typing import Any, TypeVar
 
+import numpy as np
+
 T = TypeVar("T")
+
+QUOTE_LIMIT = 100  # characters of user input an error message shows
+
+
+def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters.
+
+    Messages quote what the caller passed so the mistake is visible, but a 900,000
+    character deck string must not become a 900 KB exception: past ``limit`` the text
+    ends with ``... (N characters)``, N the length of the string (or of the repr).
+
+    >>> quoted("As Kd")
+    "'As Kd'"
+    >>> quoted("x" * 1000, limit=10)
+    "'xxxxxxxxx... (1000 characters)"
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4300-digit str conversion limit
+        return f"<{type(value).__name__} of {value.bit_length()} bits>" if isinstance(value, int) else "<unprintable>"
+    if len(text) <= limit:
+        return text
+    size = len(value) if isinstance(value, str) else len(text)
+    return f"{text[:limit]}... ({size} characters)"
 
 
 def check_int(
@@ -21,9 +49,9 @@ def check_int(
         return
     if isinstance(value, bool) or not isinstance(value, int):
         allowed = "an int" + (" or None" if allow_none else "")
-        raise ValueError(f"option {name}={value!r} is not allowed: expected {allowed}{_range(low, high)}")
+        raise ValueError(f"option {name}={quoted(value)} is not allowed: expected {allowed}{_range(low, high)}")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"option {name}={value!r} is not allowed: expected an int{_range(low, high)}")
+        raise ValueError(f"option {name}={quoted(value)} is not allowed: expected an int{_range(low, high)}")
 
 
 def _range(low: int | None, high: int | None) -> str:
@@ -39,15 +67,16 @@ def _range(low: int | None, high: int | None) -> str:
 def check_choice(name: str, value: Any, choices: Collection[Any]) -> None:
     """``value`` must be one of ``choices``."""
     if isinstance(value, bool) and not any(isinstance(c, bool) for c in choices):
-        raise ValueError(f"option {name}={value!r} is not allowed: expected one of {sorted(map(repr, choices))}")
+        raise ValueError(f"option {name}={quoted(value)} is not allowed: expected one of {sorted(map(repr, choices))}")
     if value not in choices:
-        raise ValueError(f"option {name}={value!r} is not allowed: expected one of {', '.join(map(repr, choices))}")
+        allowed = ", ".join(map(repr, choices))
+        raise ValueError(f"option {name}={quoted(value)} is not allowed: expected one of {allowed}")
 
 
 def check_bool(name: str, value: Any) -> None:
     """``value`` must be True or False."""
     if not isinstance(value, bool):
-        raise ValueError(f"option {name}={value!r} is not allowed: expected True or False")
+        raise ValueError(f"option {name}={quoted(value)} is not allowed: expected True or False")
 
 
 def build_options(cls: type[T], variant: str, kwargs: dict[str, Any]) -> T:
@@ -55,7 +84,8 @@ def build_options(cls: type[T], variant: str, kwargs: dict[str, Any]) -> T:
     known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(kwargs) - known)
     if unknown:
-        raise ValueError(f"unknown option {unknown[0]!r} for {variant}; known options: {', '.join(sorted(known))}")
+        allowed = ", ".join(sorted(known))
+        raise ValueError(f"unknown option {quoted(unknown[0])} for {variant}; known options: {allowed}")
     return cls(**kwargs)
 
 
@@ -87,9 +117,37 @@ def stacks_for(value: Any, num_players: int) -> list[int | None]:
     """Per-seat stacks from a ``stack`` option; a sequence must have one entry per seat."""
     if isinstance(value, (list, tuple)):
         if len(value) != num_players:
-            raise ValueError(f"option stack={value!r} is not allowed: expected {num_players} stacks, one per seat")
+            expected = f"expected {num_players} stacks, one per seat"
+            raise ValueError(f"option stack={quoted(value)} is not allowed: {expected}")
         return list(value)
     return [value] * num_players
+
+
+def check_seat(name: str, value: Any, num_players: int) -> int:
+    """A seat index for this table: an int (numpy ints too, not bools) in 0..n-1."""
+    if isinstance(value, np.integer):
+        value = int(value)
+    check_int(name, value, 0, num_players - 1)
+    return int(value)
+
+
+def check_seed(seed: Any) -> int | None:
+    """A reset seed: None or a non-negative int (numpy ints too, not bools).
+
+    Checked before anything is reseeded, so a bad seed changes nothing. numpy would
+    accept a list of ints (or a string of digits via ``int``) and Gymnasium would
+    refuse numpy ints; one rule for both envs keeps seeds comparable.
+
+    Raises:
+        TypeError: the seed is not an int; ValueError: it is negative.
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed={quoted(seed)} is not allowed: expected None or an int >= 0")
+    if seed < 0:
+        raise ValueError(f"seed={quoted(seed)} is not allowed: expected None or an int >= 0")
+    return int(seed)
 
 
 def check_button(value: Any, num_players: int | None = None) -> None:

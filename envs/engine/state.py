@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.engine.cards import NUM_CARDS, format_card
+from envs.engine.cards import NUM_CARDS, parse_deck
 from envs.engine.errors import IllegalActionError
 from envs.engine.events import Event
-from envs.engine.options import stacks_for
+from envs.engine.options import check_seat, stacks_for
 
 if TYPE_CHECKING:
     from envs.variants.base import Variant
@@ -93,12 +93,17 @@ class Game:
         seed: int | np.random.Generator | None = None,
         *,
         button: int = 0,
-        deck: Sequence[int] | None = None,
+        deck: Sequence[int | str] | str | None = None,
     ) -> State:
-        """A fresh hand. ``deck`` stacks the deck (top card first); cards it leaves out
-        follow in a shuffled order."""
-        if not 0 <= button < self.num_players:
-            raise ValueError(f"button must be a seat 0..{self.num_players - 1}, got {button}")
+        """A fresh hand. ``deck`` stacks the deck (top card first: card ints 0..51 or
+        card strings, see :func:`~envs.engine.cards.parse_deck`); cards it leaves out
+        follow in a shuffled order.
+
+        Raises:
+            ValueError: a button that is not a seat, or a bad deck (before the
+                generator is used).
+        """
+        button = check_seat("button", button, self.num_players)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         shuffle_rng_state = dict(rng.bit_generator.state)  # the deck follows from it
         stub = _build_stub(rng, deck)
@@ -111,18 +116,12 @@ class Game:
         return st
 
 
-def _build_stub(rng: np.random.Generator, deck: Sequence[int] | None) -> list[int]:
+def _build_stub(rng: np.random.Generator, deck: Sequence[int | str] | str | None) -> list[int]:
     """The stub as a list whose *last* element is the top card (pop() deals)."""
     if deck is None:
         order = rng.permutation(NUM_CARDS).tolist()
     else:
-        top = [int(c) for c in deck]
-        bad = [c for c in top if not 0 <= c < NUM_CARDS]
-        if bad:
-            raise ValueError(f"stacked deck holds {bad[0]!r}, not a card 0..51")
-        if len(set(top)) != len(top):
-            dup = next(c for c in top if top.count(c) > 1)
-            raise ValueError(f"stacked deck holds {format_card(dup)} twice")
+        top = parse_deck(deck)  # every entry checked: a float or bool is not a card
         rest = sorted(set(range(NUM_CARDS)) - set(top))
         order = top + [rest[i] for i in rng.permutation(len(rest))]
     order.reverse()

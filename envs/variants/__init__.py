@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from envs.engine.options import quoted
 from envs.engine.state import Game
 from envs.variants.base import Variant
 from envs.variants.chowaha import CHOWAHA
@@ -21,7 +22,7 @@ def get_variant(name: str) -> Variant:
     try:
         return VARIANTS[name]
     except KeyError:
-        raise ValueError(f"unknown variant {name!r}; known variants: {', '.join(VARIANTS)}") from None
+        raise ValueError(f"unknown variant {quoted(name)}; known variants: {', '.join(VARIANTS)}") from None
 
 
 def make_game(name: str, num_players: int, **options: Any) -> Game:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.engine.options import build_options, check_button, check_int, stacks_for
+from envs.engine.options import build_options, check_button, check_int, quoted, stacks_for
 from envs.engine.state import Game, Step
 
 
@@ -52,7 +52,8 @@ class Variant:
         unknown = sorted(set(kwargs) - self.option_names)
         if unknown:
             raise ValueError(
-                f"unknown option {unknown[0]!r} for {self.name}; known options: {', '.join(sorted(self.option_names))}"
+                f"unknown option {quoted(unknown[0])} for {self.name}; "
+                f"known options: {', '.join(sorted(self.option_names))}"
             )
         return build_options(self.options_cls, self.name, {**self.defaults, **kwargs})
 

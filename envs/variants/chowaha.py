@@ -60,6 +60,7 @@ from envs.engine.options import (
     check_button,
     check_choice,
     check_int,
+    quoted,
     resolve_stack,
 )
 from envs.engine.pots import Share
@@ -80,6 +81,13 @@ BOARDS = ((0, 1, 2, 9, 11), (3, 4, 5, 9, 11), (3, 4, 5, 10, 11), (6, 7, 8, 10, 1
 HOLE_CHOICES = (2, 4)
 BETTING_CHOICES = (LIMIT, POT_LIMIT, NO_LIMIT)
 MAX_BET_SIZES = 8
+# A bet of 1000 pots is already far past any sensible sizing (and past every stack of
+# a normal table); much larger fractions overflow the chip arithmetic (1e308 * pot is
+# infinity, not a number of chips), so they are refused when the game is made.
+MAX_POT_FRACTION = 1000.0
+# Chip counts stay exact in float64 rewards and observations: 20 seats of 10**14 chips
+# bet up to 1000 pots remain far below float64's range and exact below 2**53 per pot.
+MAX_CHIPS = 10**14
 LOW_QUALIFIER = 8
 
 
@@ -120,6 +128,8 @@ class ChowahaOptions:
         check_int("big_blind", self.big_blind, 1)
         check_int("small_blind", self.small_blind, 1, self.big_blind)
         check_int("ante", self.ante, 0)
+        for name in ("small_blind", "big_blind", "ante"):
+            _check_chips(name, getattr(self, name))
         check_choice("betting", self.betting, BETTING_CHOICES)
         check_int("raise_cap", self.raise_cap, 1, allow_none=True)
         for name in ("cap_heads_up", "hi_lo", "remaining_as_hole"):
@@ -129,6 +139,7 @@ class ChowahaOptions:
         if self.stack is None and self.betting != LIMIT:
             raise ValueError(f"option stack=None is not allowed with betting={self.betting!r}: give chips per seat")
         check_int("stack", self.stack, self.ante + self.big_blind, allow_none=True)
+        _check_chips("stack", self.stack)
         check_choice("hole_cards", self.hole_cards, HOLE_CHOICES)
         if self.remaining_as_hole and self.hole_cards != 2:
             raise ValueError(
@@ -143,9 +154,20 @@ class ChowahaOptions:
         return BetRules(self.betting, self.raise_cap, self.cap_heads_up, None, sizes)
 
 
+def _check_chips(name: str, value: Any) -> None:
+    """A chip option (already checked as an int) must not overflow the arithmetic."""
+    if value is not None and value > MAX_CHIPS:
+        raise ValueError(
+            f"option {name}={quoted(value)} is not allowed: chip amounts are at most {MAX_CHIPS:_} "
+            "(larger counts overflow the float arithmetic of rewards and observations)"
+        )
+
+
 def _checked_sizes(sizes: Any, betting: str) -> tuple[float, ...]:
-    """``bet_sizes`` as a tuple of increasing positive fractions with distinct names."""
-    most = 1.0 if betting == POT_LIMIT else math.inf
+    """``bet_sizes`` as a tuple of increasing positive fractions with distinct names.
+
+    Pot limit allows at most the pot (1); no limit at most ``MAX_POT_FRACTION`` pots."""
+    most = 1.0 if betting == POT_LIMIT else MAX_POT_FRACTION
     numbers = isinstance(sizes, (tuple, list)) and all(
         isinstance(f, (int, float)) and not isinstance(f, bool) for f in sizes
     )
@@ -159,8 +181,11 @@ def _checked_sizes(sizes: Any, betting: str) -> tuple[float, ...]:
     )
     if not valid:
         expected = f"an increasing list of at most {MAX_BET_SIZES} positive pot fractions"
-        expected += " of at most 1 (pot limit)" if betting == POT_LIMIT else ""
-        raise ValueError(f"option bet_sizes={sizes!r} is not allowed: expected {expected}")
+        if betting == POT_LIMIT:
+            expected += " of at most 1 (pot limit)"
+        else:
+            expected += f" of at most {MAX_POT_FRACTION:g} (larger bets overflow the chip arithmetic)"
+        raise ValueError(f"option bet_sizes={quoted(sizes)} is not allowed: expected {expected}")
     return values
 
 
@@ -183,7 +208,7 @@ def check_players(options: ChowahaOptions, num_players: int) -> None:
     if num_players > most:
         how = "remaining_as_hole=True" if options.remaining_as_hole else f"hole_cards={options.hole_cards}"
         raise ValueError(
-            f"option num_players={num_players!r} is not allowed with {how}: expected an int in 2..{most} "
+            f"option num_players={quoted(num_players)} is not allowed with {how}: expected an int in 2..{most} "
             f"(the 12-card layout leaves {NUM_CARDS - LAYOUT_SIZE} cards for hole cards)"
         )
 

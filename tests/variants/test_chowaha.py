@@ -5,12 +5,17 @@ Betting (blinds, limit cap, pot limit, no limit, side pots) is in test_chowaha_b
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import pytest
 
+import envs
+from envs.engine.actions import fraction_name
 from envs.engine.cards import format_cards, parse
 from envs.engine.history import hand_history
 from envs.variants import make_game
-from envs.variants.chowaha import LAYOUT
+from envs.variants.chowaha import LAYOUT, MAX_CHIPS, MAX_POT_FRACTION
 from tests.variants.chowaha_helpers import (
     NO_LOW_LAYOUT,
     SEED_LAYOUT,
@@ -211,6 +216,15 @@ def test_history_names_layout_positions_and_hides_hole_cards() -> None:
         (2, {"betting": "pot_limit", "bet_sizes": (0.5, 2.0)}, "bet_sizes=(0.5, 2.0) is not allowed"),
         (2, {"betting": "no_limit", "bet_sizes": (1.0, 0.5)}, "bet_sizes=(1.0, 0.5) is not allowed"),
         (2, {"bet_sizes": (0.5, True)}, "bet_sizes=(0.5, True) is not allowed"),
+        (2, {"betting": "no_limit", "bet_sizes": (1e308,)}, "fractions of at most 1000 (larger bets overflow"),
+        (2, {"betting": "no_limit", "bet_sizes": (0.5, 1000.5)}, "positive pot fractions of at most 1000 (larger"),
+        (2, {"betting": "no_limit", "stack": 10**14 + 1}, "stack=100000000000001 is not allowed: chip amounts"),
+        (
+            2,
+            {"big_blind": 10**400, "stack": 10**401},
+            "(401 characters) is not allowed: chip amounts",
+        ),
+        (2, {"ante": 10**15}, "ante=1000000000000000 is not allowed: chip amounts are at most 100_000_000_000_000"),
         (2, {"small_blind": 3}, "small_blind=3 is not allowed: expected an int in 1..2"),
         (2, {"stack": 2, "ante": 1}, "stack=2 is not allowed: expected an int >= 3"),
         (2, {"straddle": 4}, "unknown option 'straddle' for chowaha"),
@@ -219,6 +233,42 @@ def test_history_names_layout_positions_and_hides_hole_cards() -> None:
 def test_bad_options_name_option_value_and_allowed(n: int, options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         make_game("chowaha", n, **options)
+
+
+def test_an_overflowing_bet_size_is_refused_when_the_env_is_made() -> None:
+    with pytest.raises(ValueError, match=r"bet_sizes=\(1e\+308,\) is not allowed: .* at most 1000 \(larger bets"):
+        envs.make("chowaha", betting="no_limit", bet_sizes=(1e308,))
+
+
+def play_largest(env: Any, seed: int) -> int:
+    """Play a hand always taking the largest sized bet (else the last legal action);
+    returns how often the largest sized bet was made."""
+    sized = env.unwrapped.action_names.index(fraction_name(MAX_POT_FRACTION))
+    made = 0
+    env.reset(seed=seed)
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        assert np.isfinite(observation["observation"]).all()
+        legal = np.flatnonzero(observation["action_mask"])
+        action = None if terminated or truncated else int(sized if sized in legal else legal[-1])
+        made += action == sized
+        env.step(action)
+    assert sum(env.unwrapped.state.payoffs()) == 0
+    return made
+
+
+def test_the_largest_allowed_bets_and_chips_play_hands_to_the_end() -> None:
+    """bet_sizes=(1000,) with 10**14-chip stacks, heads-up and at a full table with the
+    largest blinds and ante: every hand ends, chips are conserved and observations stay
+    finite (no float overflow in the sizing or the observations)."""
+    heads_up = envs.make("chowaha", 2, betting="no_limit", bet_sizes=(MAX_POT_FRACTION,), stack=MAX_CHIPS)
+    assert sum(play_largest(heads_up, seed) for seed in range(3)) > 0
+    full = envs.make(
+        "chowaha", 20, betting="no_limit", bet_sizes=(MAX_POT_FRACTION,), stack=MAX_CHIPS,
+        ante=MAX_CHIPS // 4, small_blind=MAX_CHIPS // 8, big_blind=MAX_CHIPS // 4,
+    )  # fmt: skip
+    for seed in range(2):
+        play_largest(full, seed)
 
 
 def test_most_players_per_hole_card_option() -> None:
