@@ -53,11 +53,26 @@ class Stat:
         return f"{self.mean:+.3f} ± {self.half_width:.3f}"
 
 
+HUGE = 1e100  # results beyond this are summarised in units of the largest (squares would overflow)
+
+
 def mean_ci(samples: Sequence[float], z: float = 1.96) -> Stat:
-    """Mean and normal-approximation 95% half-width (sample sd, n - 1)."""
+    """Mean and normal-approximation 95% half-width (sample sd, n - 1).
+
+    Finite for any finite samples: Cowboy games without a ``match_cap`` can end with
+    1e78 antes or more, whose squares overflow a float; such samples are divided by the
+    largest magnitude first and the figures scaled back.
+
+    >>> mean_ci([1e200, -1e200]).half_width > 1e200
+    True
+    """
     n = len(samples)
     if n == 0:
         return Stat(float("nan"), float("nan"), 0)
+    scale = float(np.max(np.abs(samples)))
+    if scale > HUGE:
+        unit = mean_ci(np.asarray(samples, float) / scale, z)
+        return Stat(unit.mean * scale, unit.half_width * scale, n)
     mean = float(np.mean(samples))
     if n == 1:
         return Stat(mean, float("inf"), 1)
