@@ -35,10 +35,14 @@ EXACT = 1 << 52  # below this many units a quotient is as exact as a float allow
 
 def symlog_units(amount: int, unit: int) -> float:
     """``sign(x) * ln(1 + |x|)`` of ``x = amount / unit``, for ints of any size."""
-    size = abs(amount)
-    # past 2**52 units, ln(1 + x) = ln(x) to within 1 / x (and size / unit may overflow)
-    value = math.log1p(size / unit) if size < EXACT * unit else math.log(size) - math.log(unit)
-    return value if amount >= 0 else -value
+    limit = EXACT * unit  # the observation hot path: ordinary amounts take one branch
+    if 0 <= amount < limit:
+        return math.log1p(amount / unit)
+    if -limit < amount < 0:
+        return -math.log1p(-amount / unit)
+    # past 2**52 units ln(1 + x) = ln(x) to within 1 / x (and amount / unit may overflow)
+    value = math.log(abs(amount)) - math.log(unit)
+    return value if amount > 0 else -value
 
 
 def soft_units(amount: int, unit: int) -> float:
