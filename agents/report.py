@@ -66,10 +66,29 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return lines
 
 
+SCIENTIFIC = 1e6  # figures this large print as +1.35e+73: Cowboy games without a match_cap reach them
+
+
+def number(value: float, digits: int = 2, sign: str = "+") -> str:
+    """A figure for the table: fixed point, or three significant digits in scientific
+    notation from a million up (a 74-digit fixed-point number reads as nothing).
+
+    >>> number(-3.14159), number(1.35e73), number(2.5e7, sign="")
+    ('-3.14', '+1.35e+73', '2.5e+07')
+    """
+    if abs(value) >= SCIENTIFIC:
+        return f"{value:{sign}.3g}"
+    return f"{value:{sign}.{digits}f}"
+
+
 def _pm(mean: float | None, half: float | None, digits: int = 2) -> str:
     if mean is None:
         return "-"
-    return f"{mean:+.{digits}f} ± {half:.{digits}f}" if half is not None else f"{mean:+.{digits}f} ± inf"
+    return f"{number(mean, digits)} ± {number(half, digits, '') if half is not None else 'inf'}"
+
+
+def _interval(low: float | None, high: float | None, digits: int = 2) -> str:
+    return f"[{number(low, digits)}, {number(high, digits)}]" if low is not None and high is not None else "-"
 
 
 def _mix_columns(bots: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
@@ -104,8 +123,8 @@ def format_table(report: dict[str, Any]) -> str:
                 b["name"],
                 f"{b['elo']:+.0f}",
                 f"[{b['elo_low']:+.0f}, {b['elo_high']:+.0f}]",
-                f"{b['mean']:+.2f}",
-                f"[{b['ci_low']:+.2f}, {b['ci_high']:+.2f}]",
+                number(b["mean"]),
+                _interval(b["ci_low"], b["ci_high"]),
                 FORMATS["pct"](b["win_rate"]),
                 *_mix_cells(b, columns),
             ]
@@ -125,7 +144,7 @@ def format_table(report: dict[str, Any]) -> str:
             [
                 b["name"],
                 _pm(b["mean"], b["half_width"]),
-                f"[{b['ci_low']:+.2f}, {b['ci_high']:+.2f}]" if b["ci_low"] is not None else "-",
+                _interval(b["ci_low"], b["ci_high"]),
                 FORMATS["pct"](b["win_rate"]),
                 f"{b['seat_hands']:,}",
                 *_mix_cells(b, columns),
@@ -382,7 +401,7 @@ def _heat_map(fig: Any, ax: Any, report: dict[str, Any], order: Sequence[int]) -
         for j in range(len(names)):
             if i != j and math.isfinite(mean[i, j]):
                 color = "white" if abs(mean[i, j]) > 0.6 * limit else "black"
-                text = f"{mean[i, j]:+.1f}\n±{half[i, j]:.1f}"
+                text = f"{number(mean[i, j], 1)}\n±{number(half[i, j], 1, '')}"
                 ax.text(j, i, text, ha="center", va="center", fontsize=7, color=color)
     ax.set_title("row bot's result against column bot (± 95% CI)", fontsize=9)
     fig.colorbar(image, ax=ax, label=report["rate_label"], shrink=0.8)

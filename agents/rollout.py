@@ -18,6 +18,15 @@ needs only the policy's half of the network.
 Seats that never act in an episode (a big blind whose opponent folded) produce no
 training data; their rewards still count in the episode statistics.
 
+The training signal is the reward times ``reward_scale``, passed through
+:func:`training_signal`: unchanged up to :data:`SIGNAL_KNEE` (100 scaled units: with
+the default scale 0.1, a thousand big bets or antes, which no stud or Chowaha hand at
+the default stacks approaches) and growing logarithmically beyond. A Cowboy game with
+no ``match_cap`` can end with 1e78 antes won or lost; the ``float32`` batch would hold
+``inf`` and the first update would turn the network into NaNs. The knee keeps such
+returns finite and ordered (a bigger win still counts for more) while leaving every
+ordinary return exactly as it was. Statistics and evaluation use the plain rewards.
+
 Rollouts end on a clean boundary: once enough learner decisions are collected, no
 table starts a new episode and the ones in play finish. Every rollout therefore
 starts from fresh deals drawn from the collector's generator, which makes resuming a
@@ -49,9 +58,21 @@ from agents.pool import OpponentPool
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, SPLIT_BASE
 from envs.registry import make_raw
+from envs.scaling import soft_limit
 
 LEARNER = -1  # controller id of the learning policy (pool snapshots have ids >= 0)
 FIRST_BOT = -2  # fixed bot i has controller id FIRST_BOT - i
+SIGNAL_KNEE = 100.0  # scaled rewards up to this size train as they are; beyond, log growth
+
+
+def training_signal(scaled_reward: float) -> float:
+    """The reward the learner trains on: ``scaled_reward`` up to :data:`SIGNAL_KNEE` in
+    size, then ``K * (1 + ln(|r| / K))`` (finite and increasing, see the module docstring).
+
+    >>> training_signal(-2.5), round(training_signal(1e77), 1)
+    (-2.5, 17369.4)
+    """
+    return soft_limit(scaled_reward, SIGNAL_KNEE)
 
 
 def gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
@@ -84,7 +105,7 @@ class Trajectory:
     masks: list[np.ndarray] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     logps: list[float] = field(default_factory=list)
-    reward: float = 0.0  # the seat's final reward, scaled, once the episode is over
+    reward: float = 0.0  # the seat's final reward, scaled (not yet training_signal), once the episode is over
 
 
 @dataclass
@@ -138,7 +159,8 @@ class Collector:
         pool: opponent snapshots.
         self_play: probability that a new episode is a pure self-play table.
         gamma, lam: discount and GAE lambda over each seat's own decisions.
-        reward_scale: rewards are multiplied by this for GAE (statistics stay unscaled).
+        reward_scale: rewards are multiplied by this for GAE, then go through
+            :func:`training_signal` (statistics stay unscaled).
         bots: fixed opponents (anything with ``act_batch(observations, views)``) and
             their names; ``bot_fraction``: probability that a new episode is a bot table.
         rng: draws deals, buttons, seats and snapshots.
@@ -332,7 +354,7 @@ def flatten(trajectories: list[Trajectory], obs: np.ndarray, values: np.ndarray,
     for traj in trajectories:
         end = start + len(traj.actions)
         rewards = np.zeros(end - start, np.float32)
-        rewards[-1] = traj.reward
+        rewards[-1] = training_signal(traj.reward)
         adv, ret = gae(rewards, values[start:end], gamma, lam)
         advantages.append(adv)
         returns.append(ret)

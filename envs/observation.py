@@ -10,6 +10,11 @@ tests resample every hidden card and check that no observation changes.
 
 Seats are encoded relative to the viewer: relative seat 0 is the viewer, 1 the next
 seat clockwise, and so on.
+
+Chip amounts of the shared pieces are in reward units through
+:func:`envs.scaling.soft_units` (``Tracker.chips``): the amount itself up to a
+million units, logarithmic growth beyond, so that the vector stays finite whatever the
+options (no real game comes near the bound, so ordinary values are exact quotients).
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from envs.engine.events import Event
-from envs.engine.state import UNLIMITED, State
+from envs.engine.state import State
+from envs.scaling import LINEAR_UNITS, soft_units
 
 ACTION_KINDS = ("fold", "check", "call", "bring-in", "bet", "raise")
 _VERB_KIND = {"folds": 0, "checks": 1, "calls": 2, "brings": 3, "completes": 4, "bets": 4, "raises": 5}
@@ -71,6 +77,7 @@ class Tracker:
         self.size = offset
         self.n = num_players
         self.unit = unit
+        self.linear_chips = LINEAR_UNITS * unit  # chips() divides exactly up to here
         self.rows = np.zeros((num_players, offset), np.float32)
         self.dispatch: dict[str, list[Piece]] = {}
         for piece in self.pieces:
@@ -125,8 +132,11 @@ class Tracker:
             self.rows[viewer, base + ((seat - viewer) % n) * stride] = value
 
     def chips(self, amount: int) -> float:
-        """Chips in reward units (big bets, big blinds or antes)."""
-        return amount / self.unit
+        """Chips in reward units (big bets, big blinds or antes), finite for any amount:
+        :func:`envs.scaling.soft_units` (the plain quotient up to a million units)."""
+        if -self.linear_chips <= amount <= self.linear_chips:
+            return amount / self.unit
+        return soft_units(amount, self.unit)
 
 
 # ------------------------------------------------------------------- pieces
@@ -178,22 +188,25 @@ class Community(Piece):
 
 
 class Betting(Piece):
-    """Pot and current betting round, in reward units."""
+    """Pot and current betting round, in reward units (``Tracker.chips``)."""
 
     def __init__(self, raise_cap: int | None) -> None:
-        doc = "pot, amount to call, current bet, bet size of the round, full bets+raises this street / cap"
+        doc = (
+            "pot, amount to call, current bet, bet size of the round (reward units, log growth past 1e6), "
+            "full bets+raises this street / cap"
+        )
         super().__init__("betting", 5, doc)
         self.cap = raise_cap or 4
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         st = t.state
         assert st is not None
-        unit = t.unit
+        chips = t.chips
         out[:] = (
-            st.pot() / unit,
-            max(0, st.current_bet - st.contrib[seat]) / unit,
-            st.current_bet / unit,
-            st.bet_unit / unit,
+            chips(st.pot()),
+            chips(max(0, st.current_bet - st.contrib[seat])),
+            chips(st.current_bet),
+            chips(st.bet_unit),
             st.bets / self.cap,
         )
 
@@ -202,16 +215,18 @@ class Chips(Piece):
     """Per relative seat: chips committed this hand and chips behind (0 when unlimited)."""
 
     def __init__(self, n: int) -> None:
-        super().__init__("chips", 2 * n, f"relative seats 0..{n - 1} x (committed, stack behind), reward units")
+        doc = f"relative seats 0..{n - 1} x (committed, stack behind; 0 when unlimited), reward units (as betting)"
+        super().__init__("chips", 2 * n, doc)
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         st = t.state
         assert st is not None
-        n, unit, values = t.n, t.unit, []
+        n, chips, values = t.n, t.chips, []
         for rel in range(n):
             s = (seat + rel) % n
-            values.append(st.committed[s] / unit)
-            values.append(0.0 if st.stack[s] >= UNLIMITED // 2 else st.stack[s] / unit)
+            values.append(chips(st.committed[s]))
+            behind = st.behind(s)
+            values.append(0.0 if behind is None else chips(behind))
         out[:] = values
 
 
@@ -254,7 +269,7 @@ class InHand(Piece):
         for rel in range(n):
             s = (seat + rel) % n
             values.append(0.0 if st.folded[s] else 1.0)
-            values.append(1.0 if st.stack[s] == 0 else 0.0)
+            values.append(1.0 if st.all_in(s) else 0.0)
         out[:] = values
 
 
@@ -269,7 +284,7 @@ class History(Piece):
         self.stride = len(ACTION_KINDS) + 1
         doc = (
             f"{streets} streets x {n} relative seats x {LAPS} laps x ({', '.join(ACTION_KINDS)} one-hot, "
-            "seat's total bet this street after the action in reward units)"
+            "seat's total bet this street after the action in reward units, as betting)"
         )
         super().__init__("history", streets * n * LAPS * self.stride, doc, ("action",))
         self.n_seats = n

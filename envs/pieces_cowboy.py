@@ -5,7 +5,15 @@ Every piece here is written per step from public facts the engine keeps in
 so nothing secret can reach it: another seat's cards only through the showdown
 summary, its declaration only once ``declarations_revealed`` is set, the dummy only to
 the seat choosing its draw. Seats are relative to the viewer (0 = the viewer, 1 = the
-next seat clockwise). Chips are in antes.
+next seat clockwise).
+
+Chip amounts (pot, match payment, net chips, chips paid) are the signed log of antes,
+``sign(x) * ln(1 + |x|)`` with ``x`` in antes (:func:`envs.scaling.symlog_units`):
+with no ``match_cap`` everyone who stays and loses matches the whole pot, so pots
+multiply deal after deal (1e78 chips within 100 deals at seven players). On the log
+scale one ante is 0.69, a pot of 1e78 antes 180: small pots stay distinct and every
+reachable amount stays finite in the ``float32`` vector. Exact chips are in the
+public view (``public_view``) and the hand history.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import numpy as np
 
 from envs.engine.state import State
 from envs.observation import Piece, Position, Tracker
+from envs.scaling import symlog_units
 from envs.variants.cowboy_deal import DUMMY, HAND_SIZE, DealSummary
 
 PHASES = ("stay", "draw", "declare", "dummy")
@@ -109,20 +118,24 @@ class Declared(Piece):
 
 
 class Table(Piece):
-    """Pot, the match payment it implies, and every seat's net chips in the game."""
+    """Pot, the match payment it implies, and every seat's net chips in the game (signed
+    log of antes)."""
 
     def __init__(self, n: int) -> None:
-        doc = f"pot, match payment (pot capped by match_cap), relative seats 0..{n - 1} net chips so far (antes)"
+        doc = (
+            f"pot, match payment (pot capped by match_cap), relative seats 0..{n - 1} net chips so far; "
+            "each sign(x) * ln(1 + |x|), x in antes"
+        )
         super().__init__("chips", 2 + n, doc)
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         st = _state(t)
-        pot, cap = st.pot(), st.game.options.match_cap
-        out[0] = pot / t.unit
-        out[1] = (pot if cap is None else min(pot, cap)) / t.unit
+        pot, cap, unit = st.pot(), st.game.options.match_cap, t.unit
+        out[0] = symlog_units(pot, unit)
+        out[1] = symlog_units(pot if cap is None else min(pot, cap), unit)
         for rel in range(t.n):
             other = (seat + rel) % t.n
-            out[2 + rel] = (st.stack[other] - st.start_stack[other]) / t.unit
+            out[2 + rel] = symlog_units(st.stack[other] - st.start_stack[other], unit)
 
 
 class Deal(Piece):
@@ -149,7 +162,7 @@ class Showdowns(Piece):
         self.stride = n * SEAT_SUMMARY + 52 + 2
         doc = (
             f"{SUMMARY_DEALS} showdowns, most recent first x (relative seats 0..{n - 1} x (52 shown cards, "
-            "low/high/both, won high, won low, paid in antes), 52 dummy cards, present, deals ago / max_deals)"
+            "low/high/both, won high, won low, paid: ln(1 + antes)), 52 dummy cards, present, deals ago / max_deals)"
         )
         super().__init__("showdowns", SUMMARY_DEALS * self.stride, doc)
 
@@ -181,7 +194,7 @@ def _encode(summary: DealSummary, unit: int) -> tuple[np.ndarray, np.ndarray]:
         if choice is not None:
             seats[seat, 52 + choice] = 1.0
         seats[seat, 55:57] = summary.won[seat]
-        seats[seat, 57] = summary.paid[seat] / unit
+        seats[seat, 57] = symlog_units(summary.paid[seat], unit)
     dummy = np.zeros(52, np.float32)
     dummy[list(summary.dummy)] = 1.0
     return seats, dummy

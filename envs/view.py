@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envs.engine.events import Event
-from envs.engine.state import UNLIMITED, State
+from envs.engine.state import State
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def public_view(st: State, seat: int, legal_names: tuple[str, ...] | None = None
         to_call=max(0, st.current_bet - st.contrib[seat]),
         current_bet=st.current_bet,
         bet_unit=st.bet_unit,
-        stacks=tuple(None if s >= UNLIMITED // 2 else s for s in st.stack),
+        stacks=tuple(st.behind(s) for s in range(st.n)),
         committed=tuple(st.committed),
         unit=game.unit,
         legal_actions=legal,

@@ -7,6 +7,10 @@ decision whose mask offers ``stay`` is a stay-or-fold decision (Cowboy), one tha
 offers discards is a draw, one that offers splits a Cowpie split, one that offers
 declarations a declaration, and everything else a betting decision. A betting
 decision that offers ``fold`` faces a bet, so its ``check_call`` is a call.
+
+TensorBoard stores ``float32``: a figure beyond its range (the mean return of Cowboy
+games without a ``match_cap``, which can reach 1e78 antes) is logged at the largest
+``float32`` of its sign (3.4e38) rather than as infinity (:func:`loggable`).
 """
 
 from __future__ import annotations
@@ -101,7 +105,19 @@ def rollout_scalars(batch: Batch, stats: RolloutStats) -> dict[str, float]:
         regret = np.array(stats.split_regret)
         out["actions/split_regret"] = float(regret.mean())
         out["actions/split_best"] = float(np.mean(regret <= 1e-12))
-    return {k: v for k, v in out.items() if not np.isnan(v)}
+    return {k: loggable(v) for k, v in out.items() if not np.isnan(v)}
+
+
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def loggable(value: float) -> float:
+    """``value``, saturated to the ``float32`` range that TensorBoard stores.
+
+    >>> loggable(2.5), loggable(-1e78)
+    (2.5, -3.4028234663852886e+38)
+    """
+    return max(-FLOAT32_MAX, min(FLOAT32_MAX, value))
 
 
 def _tag(spec: str) -> str:
@@ -159,7 +175,7 @@ def eval_scalars(results: dict[str, Stat]) -> dict[str, float]:
         out[f"eval/{tag}_ci95"] = stat.half_width
         out[f"eval/{tag}_low"] = stat.low
         out[f"eval/{tag}_high"] = stat.high
-    return out
+    return {k: v if np.isnan(v) else loggable(v) for k, v in out.items()}
 
 
 def describe_eval(results: dict[str, Any], rate: str) -> str:

@@ -101,7 +101,7 @@ class Betting(Step):
         assert seat is not None
         if seat == st.bring_in_seat:
             bring_in = self.rules.bring_in or 0
-            can_complete = st.stack[seat] > bring_in and bring_in < st.bet_unit
+            can_complete = st.covers(seat, bring_in + 1) and bring_in < st.bet_unit
             return [BRING_IN, RAISE] if can_complete else [BRING_IN]
         to_call = st.current_bet - st.contrib[seat]
         acts = [FOLD, CHECK_CALL] if to_call > 0 else [CHECK_CALL]
@@ -129,7 +129,7 @@ class Betting(Step):
                 st.bets += 1
                 st.epoch += 1
             st.bring_in_seat = -1
-            _log(st, seat, action, "brings in for" if st.stack[seat] else "brings in all-in for")
+            _log(st, seat, action, "brings in all-in for" if st.all_in(seat) else "brings in for")
         else:
             self._raise(st, seat, action)
         st.seat_epoch[seat] = st.epoch
@@ -170,7 +170,7 @@ def _pay(st: State, seat: int, amount: int) -> int:
 
 
 def _can_act(st: State, seat: int) -> bool:
-    return not st.folded[seat] and st.stack[seat] > 0
+    return not st.folded[seat] and not st.all_in(seat)
 
 
 def _needs_action(st: State, seat: int) -> bool:
@@ -206,7 +206,7 @@ def _cap_reached(st: State, rules: BetRules) -> bool:
 
 
 def _may_raise(st: State, seat: int, to_call: int, rules: BetRules) -> bool:
-    if st.stack[seat] <= to_call or _cap_reached(st, rules):
+    if not st.covers(seat, to_call + 1) or _cap_reached(st, rules):
         return False
     if st.seat_epoch[seat] >= st.epoch and not _faces_full_raise(st, to_call, rules):
         return False
@@ -242,16 +242,17 @@ def _pot_after_call(st: State, seat: int) -> int:
 def _sized_actions(st: State, seat: int, to_call: int, rules: BetRules) -> list[int]:
     """Sized bets that are legal and differ from a plain call; all-in in no limit."""
     acts = []
-    max_total = st.contrib[seat] + st.stack[seat]
+    max_total = _all_in_total(st, seat)
     min_total = st.current_bet + st.min_raise
     pot_cap = st.current_bet + _pot_after_call(st, seat)
     for i, fraction in enumerate(rules.bet_sizes):
         total = st.current_bet + int(fraction * _pot_after_call(st, seat))
         if rules.structure == POT_LIMIT:  # no all_in action: a size beyond the stack is all-in
-            total = min(total, max_total)
-        if min_total <= total <= max_total and (rules.structure != POT_LIMIT or total <= pot_cap):
+            total = _at_most(total, max_total)
+        affordable = max_total is None or total <= max_total
+        if min_total <= total and affordable and (rules.structure != POT_LIMIT or total <= pot_cap):
             acts.append(SIZED_BASE + i)
-    if rules.structure == NO_LIMIT and max_total > st.current_bet:
+    if rules.structure == NO_LIMIT and (max_total is None or max_total > st.current_bet):
         acts.append(SIZED_BASE + len(rules.bet_sizes))
     return acts
 
@@ -260,14 +261,15 @@ def _raise_target(st: State, seat: int, action: int, rules: BetRules) -> int:
     """Total contribution the seat is raising to (before its stack limit)."""
     if rules.structure == LIMIT:
         return _full_target(st)
-    all_in = st.contrib[seat] + st.stack[seat]
+    all_in = _all_in_total(st, seat)
     if action == RAISE:
         target = st.current_bet + st.min_raise
         if rules.structure == POT_LIMIT:
             target = min(target, st.current_bet + _pot_after_call(st, seat))
-        return min(target, all_in)
+        return _at_most(target, all_in)
     index = action - SIZED_BASE
     if index == len(rules.bet_sizes):
+        assert all_in is not None, "no-limit betting needs finite stacks (the options refuse stack=None)"
         return all_in
     return st.current_bet + int(rules.bet_sizes[index] * _pot_after_call(st, seat))
 
@@ -280,5 +282,16 @@ def legal_raise_amounts(st: State, rules: BetRules) -> dict[int, int]:
     if not _may_raise(st, seat, to_call, rules):
         return {}
     acts = [RAISE] + (_sized_actions(st, seat, to_call, rules) if rules.structure != LIMIT else [])
-    cap = st.contrib[seat] + st.stack[seat]
-    return {a: min(_raise_target(st, seat, a, rules), cap) for a in acts}
+    cap = _all_in_total(st, seat)
+    return {a: _at_most(_raise_target(st, seat, a, rules), cap) for a in acts}
+
+
+def _all_in_total(st: State, seat: int) -> int | None:
+    """The seat's total for the street if it put in every chip (None: unlimited)."""
+    behind = st.behind(seat)
+    return None if behind is None else st.contrib[seat] + behind
+
+
+def _at_most(total: int, cap: int | None) -> int:
+    """``total`` limited by ``cap`` (no limit when None)."""
+    return total if cap is None else min(total, cap)

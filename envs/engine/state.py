@@ -9,11 +9,18 @@ a seeded ``numpy.random.Generator``, and the state stops at each decision with
 step update the state, and runs on to the next decision.
 
 Everything that happens is appended to ``events`` (see :mod:`envs.engine.events`).
+
+Chips are exact Python ints at any size. A seat with unlimited chips (``stack=None``)
+is marked in ``State.unlimited``: nothing caps what it puts in, so an ante or a match
+payment is always paid in full, and its ``stack`` counts from 0 (its balance: negative
+once it has lost more than it won). ``behind(seat)`` and ``all_in(seat)`` say what a
+seat can still put in, for limited and unlimited seats alike.
 """
 
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -27,8 +34,6 @@ from envs.engine.options import check_seat, stacks_for
 
 if TYPE_CHECKING:
     from envs.variants.base import Variant
-
-UNLIMITED = 1 << 60  # stack=None: more chips than any hand can use
 
 
 class Step:
@@ -146,7 +151,8 @@ class State:
         self.folded = [False] * n
         self.n_live = n
         stacks = stacks_for(getattr(game.options, "stack", None), n)
-        self.start_stack = [UNLIMITED if s is None else s for s in stacks]
+        self.unlimited = [s is None for s in stacks]  # no cap on what the seat puts in
+        self.start_stack = [0 if s is None else s for s in stacks]  # unlimited: a balance from 0
         self.stack = list(self.start_stack)
         self.committed = [0] * n
         self.won = [0] * n
@@ -235,8 +241,9 @@ class State:
         return list(self.payoff)
 
     def rewards(self) -> list[float]:
-        """Payoffs in the variant's unit (big bets, big blinds or antes)."""
-        return [p / self.game.unit for p in self.payoffs()]
+        """Payoffs in the variant's unit (big bets, big blinds or antes), as floats that
+        add up to exactly 0.0 (see :func:`zero_sum_rewards`)."""
+        return zero_sum_rewards(self.payoffs(), self.game.unit)
 
     def describe(self) -> str:
         """One line for error messages."""
@@ -290,15 +297,25 @@ class State:
 
     # ------------------------------------------------------------ chip helpers
     def put_in(self, seat: int, amount: int) -> int:
-        """Move up to ``amount`` chips from the seat's stack to the pot; returns chips moved."""
-        amount = min(amount, self.stack[seat])
+        """Move up to ``amount`` chips from the seat's stack to the pot (all of them for
+        a seat with unlimited chips); returns chips moved."""
+        if not self.unlimited[seat]:
+            amount = min(amount, self.stack[seat])
         self.stack[seat] -= amount
         self.committed[seat] += amount
         return amount
 
+    def behind(self, seat: int) -> int | None:
+        """Chips the seat can still put in: its stack, or None when unlimited."""
+        return None if self.unlimited[seat] else self.stack[seat]
+
+    def covers(self, seat: int, chips: int) -> bool:
+        """Whether the seat can put in ``chips`` more (always, when unlimited)."""
+        return self.unlimited[seat] or self.stack[seat] >= chips
+
     def all_in(self, seat: int) -> bool:
-        """The seat has no chips behind."""
-        return self.stack[seat] == 0
+        """The seat has no chips behind (never, when unlimited)."""
+        return not self.unlimited[seat] and self.stack[seat] == 0
 
     def deal_card(self) -> int:
         """The top card of the stub."""
@@ -320,7 +337,7 @@ class State:
     def clone(self) -> State:
         """An independent copy (the RNG too) for search and Monte Carlo."""
         other = copy.copy(self)
-        for name in ("stub", "burned", "community", "folded", "stack", "start_stack", "committed", "won"):
+        for name in ("stub", "burned", "community", "folded", "unlimited", "stack", "start_stack", "committed", "won"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("contrib", "seat_epoch", "declared", "events", "decisions"):
             setattr(other, name, list(getattr(self, name)))
@@ -333,3 +350,50 @@ class State:
             other.payoff = list(self.payoff)
         other._legal = None
         return other
+
+
+FLOAT_DIGITS = 53  # bits of a float64 significand
+
+
+def zero_sum_rewards(payoffs: Sequence[int], unit: int) -> list[float]:
+    """``payoff / unit`` per seat as floats whose sum is exactly 0.0 in any order.
+
+    Payoffs are exact ints that sum to 0, but their quotients rounded one by one need
+    not (Cowboy pots reach 1e78 chips: the float sum was off by 1e62). Every value is
+    instead rounded to a multiple of one power of two ``2**e``, the smallest for which
+    the magnitudes add up to at most ``2**53 * 2**e``: every partial sum is then an
+    exact float, whatever the order. Rounding down, then up for the largest remainders,
+    makes the roundings cancel. Ordinary payoffs are multiples of that grid and come
+    out exactly ``payoff / unit``; otherwise each value is within ``2**e`` of it (a
+    relative error of about ``n * 2**-53`` of the largest payoff).
+
+    >>> zero_sum_rewards([-6, 2, 4], 2)
+    [-3.0, 1.0, 2.0]
+    >>> rewards = zero_sum_rewards([-1, -1, 2], 3)
+    >>> abs(rewards[2] - 2 / 3) < 1e-15, sum(rewards)
+    (True, 0.0)
+    >>> sum(zero_sum_rewards([10**78 + 1, -(10**78), -1], 1))
+    0.0
+    """
+    n = len(payoffs)
+    total = sum(abs(p) for p in payoffs)
+    if total == 0:
+        return [0.0] * n
+    room = ((1 << FLOAT_DIGITS) - n) * unit
+    exponent = max(total.bit_length() - room.bit_length() - 1, -1074)
+    while not _fits(total, room, exponent):
+        exponent += 1
+    nums, den = ([p << -exponent for p in payoffs], unit) if exponent < 0 else (list(payoffs), unit << exponent)
+    steps, remainders = zip(*(divmod(num, den) for num in nums), strict=True)
+    quotients = list(steps)
+    for seat in sorted(range(n), key=lambda s: -remainders[s])[: -sum(quotients)]:
+        quotients[seat] += 1
+    try:
+        return [math.ldexp(q, exponent) for q in quotients]
+    except OverflowError:
+        raise ValueError(f"payoffs of about 2**{total.bit_length()} chips are beyond what a float can hold") from None
+
+
+def _fits(total: int, room: int, exponent: int) -> bool:
+    """Whether ``total <= room * 2**exponent``."""
+    return total <= room << exponent if exponent >= 0 else total << -exponent <= room

@@ -44,7 +44,14 @@ Rules as implemented (one episode is a whole game of several deals):
   everyone who stayed took a share and nobody folded);
 * ``max_deals`` (default 100) truncates the game before the next deal: the pot is
   returned in equal shares to all players, odd chips one each to the first seats
-  clockwise from the button, and the game is reported as truncated.
+  clockwise from the button, and the game is reported as truncated;
+* chips are exact ints at any size, and a game may not be long enough to outgrow
+  floats: with no ``match_cap`` the chips in play can multiply by ``n + 1`` each deal
+  (everyone stays, every both-declarer fails, everyone pays), so a table refuses a
+  ``max_deals`` whose :func:`chip_bound` exceeds :data:`MAX_CHIPS` (10**150: a float
+  holds such a reward, its square and sums over millions of games). With the default
+  ante of 1 that allows up to 165 deals at seven players and 248 at three; a
+  ``match_cap`` makes growth linear and allows far more.
 """
 
 from __future__ import annotations
@@ -109,9 +116,73 @@ COMMON_OPTIONS = frozenset(
 )
 
 
+MAX_CHIPS = 10**150  # no chip amount of a game may exceed this (see the module docstring)
+
+
+def chip_bound(num_players: int, ante: int, match_cap: int | None, deals: int) -> int:
+    """The most chips ever put in the pot over ``deals`` deals; no pot, payment or
+    payoff can exceed it (a seat wins or loses at most what was put in).
+
+    The first deal puts in ``n`` antes; each settle adds at most one match payment per
+    player, each at most the pot (no more than the total so far) or ``match_cap``; each
+    later deal adds at most ``n`` antes. Without a cap the bound is reached: everyone
+    stays, every both-declarer fails, and everyone pays the whole pot.
+
+    >>> chip_bound(3, 1, None, 1), chip_bound(3, 1, None, 2), chip_bound(3, 1, 8, 3)
+    (12, 60, 66)
+    """
+    n, total = num_players, 0
+    for _ in range(deals):  # one step per deal: checks use deal_limit
+        pot = total + n * ante
+        total = pot + n * (pot if match_cap is None else min(pot, match_cap))
+    return total
+
+
+def deal_limit(num_players: int, ante: int, match_cap: int | None) -> int:
+    """The largest ``max_deals`` whose :func:`chip_bound` is at most :data:`MAX_CHIPS`
+    (0 when even one deal can exceed it). Once the pot reaches ``match_cap`` each deal
+    adds the same ``n * (ante + match_cap)``, so capped games count on in one step.
+
+    >>> deal_limit(7, 1, None), deal_limit(3, 1, None), deal_limit(3, 1, 8) > 10**148
+    (165, 248, True)
+    """
+    n, total, deals = num_players, 0, 0
+    while True:
+        pot = total + n * ante
+        settled = pot + n * (pot if match_cap is None else min(pot, match_cap))
+        if settled > MAX_CHIPS:
+            return deals
+        if match_cap is not None and pot >= match_cap:  # linear from here on
+            return deals + 1 + (MAX_CHIPS - settled) // (n * (ante + match_cap))
+        total, deals = settled, deals + 1
+
+
+def check_max_deals(num_players: int, options: CowboyOptions) -> None:
+    """Refuse a game long enough for its chips to outgrow floats (see :func:`chip_bound`)."""
+    limit = deal_limit(num_players, options.ante, options.match_cap)
+    if options.max_deals <= limit:
+        return
+    cap = "no match_cap" if options.match_cap is None else f"match_cap={_shown(options.match_cap)}"
+    table = f"{num_players} players, ante={_shown(options.ante)} and {cap}"
+    why = "chips in play could pass 10**150, beyond what rewards (floats, their squares and sums) can hold"
+    if limit == 0:
+        ante = _shown(options.ante)
+        raise ValueError(f"option ante={ante} is not allowed with {num_players} players: {why} within one deal")
+    raise ValueError(
+        f"option max_deals={_shown(options.max_deals)} is not allowed with {table}: {why}; "
+        f"expected max_deals <= {limit}" + (" (or set a match_cap)" if options.match_cap is None else "")
+    )
+
+
+def _shown(value: int) -> str:
+    """An int option for a message (an int of thousands of digits as its size)."""
+    return str(value) if value.bit_length() <= 64 else f"<an int of {value.bit_length()} bits>"
+
+
 def build_cowboy(variant: Variant, num_players: int, options: CowboyOptions) -> Program:
     """One deal as a loop: :class:`Settle` (or a deal nobody stays in) jumps back to
     :class:`NewDeal` at index 0; the game ends when one or two stay or at ``max_deals``."""
+    check_max_deals(num_players, options)
     steps = (NewDeal(), StayRound(), DrawRound(), Declare(), CowboyShowdown(), DummyDraw(), Settle())
     return Program(steps, options.ante, action_names(DRAW_ACTIONS))
 

@@ -12,8 +12,9 @@ from torch import nn
 from agents.nets import PolicyNet
 from agents.neural import Layout
 from agents.pool import OpponentPool
-from agents.rollout import LEARNER, Collector, gae
+from agents.rollout import LEARNER, Collector, gae, training_signal
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD
+from envs.engine.state import State
 
 
 def brute_force_gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> np.ndarray:
@@ -188,3 +189,17 @@ def test_bot_tables_seat_the_learner_once_against_a_fixed_bot() -> None:
     with pytest.raises(ValueError, match="needs at least one bot"):
         Collector("stud", 2, {}, 1, net, pool, self_play=1.0, gamma=1.0, lam=1.0, bot_fraction=0.5,  # type: ignore[arg-type]
                   rng=np.random.default_rng(0), generator=torch.Generator())  # fmt: skip
+
+
+def test_astronomical_rewards_train_as_finite_signals(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a Cowboy game without match_cap can end with 1e78 antes won: forced here on stud
+    monkeypatch.setattr(State, "rewards", lambda self: [1e200, -1e200])
+    c = collector("stud", 2, ScriptedNet(7, (CHECK_CALL, BRING_IN)), self_play=1.0, lam=1.0, reward_scale=0.5)
+    batch, stats = c.collect(min_decisions=1)
+    for name in ("values", "advantages", "returns"):
+        assert np.isfinite(getattr(batch, name)).all(), name
+    signal = training_signal(0.5e200)
+    assert 100.0 < signal < 1e5 and training_signal(-0.5e200) == -signal
+    assert sorted(set(batch.returns.tolist())) == pytest.approx([-signal, signal])  # lam = 1: the final signal
+    assert sorted(stats.returns) == [-1e200, 1e200]  # statistics keep the plain rewards
+    assert training_signal(-7.5) == -7.5 and training_signal(100.0) == 100.0  # ordinary rewards unchanged

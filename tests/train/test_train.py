@@ -3,6 +3,7 @@ TensorBoard logs and a loadable checkpoint; interrupted runs resume exactly."""
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 from pathlib import Path
@@ -175,3 +176,27 @@ def test_default_config_beats_random(tmp_path: Path) -> None:
     result = train.main(config)
     stat = result.evaluation["random"]
     assert stat.low > 0, f"vs random: {stat}"
+
+
+def test_cowboy_without_a_match_cap_trains_on_finite_numbers(tmp_path: Path) -> None:
+    """Seven players with the default options: pots multiply deal after deal (1e78
+    chips within 100 deals when everyone stays). Observations, the learner's training
+    signal, the losses, the weights and the logs must stay finite."""
+    config = tiny(
+        tmp_path,
+        str(CONFIGS / "cowboy.toml"),
+        "env.options={}",
+        "env.num_players=7",
+        "rollout.tables=2",
+        'rollout.bots=["call"]',  # six bots that always stay: every game runs 100 deals
+        "rollout.bot_fraction=1.0",
+        "eval.opponents=[]",
+    )
+    result = train.main(config)
+    assert result.updates == 2
+    weights = read_checkpoint(result.checkpoint)["training"]["weights"]
+    assert all(torch.isfinite(w).all() for w in weights.values())
+    logged = scalars(result.run_dir)
+    assert logged["losses/value_loss"] and logged["charts/episodic_return"]
+    bad = {tag: values for tag, values in logged.items() if not all(math.isfinite(v) for _, v in values)}
+    assert not bad, f"non-finite scalars: {bad}"

@@ -195,10 +195,16 @@ def test_only_the_chooser_sees_the_dummy_and_the_summary_keeps_the_showdown() ->
     assert np.flatnonzero(summary[:52]).tolist() == sorted(parse(HANDS[2]))  # relative seat 0: its own hand
     env.step(draw_action([0, 1, 2]))
     assert env.unwrapped.state.extra["deal"] == 2
-    chips = _piece(env, "player_0", "chips")
-    assert chips.tolist() == [11.0, 11.0, -2.0, -5.0, 1.0, -5.0]
+    chips = _piece(env, "player_0", "chips")  # in antes on the signed log scale
+    np.testing.assert_allclose(chips, _symlog([11, 11, -2, -5, 1, -5]), rtol=1e-6)
     paid = _piece(env, "player_0", "showdowns").reshape(-1)[1 * 58 + 57]  # relative seat 1 = player_1
-    assert paid == 4.0
+    assert paid == pytest.approx(np.log1p(4.0))
+
+
+def _symlog(antes: list[int]) -> np.ndarray:
+    """``sign(x) * ln(1 + |x|)``, the scale of the Cowboy pieces' chip amounts."""
+    x = np.array(antes, float)
+    return np.sign(x) * np.log1p(np.abs(x))
 
 
 def test_truncation_is_reported_and_rewards_sum_to_zero() -> None:
