@@ -52,7 +52,7 @@ from envs.engine.cards import format_card, format_cards
 from envs.engine.events import Event
 from envs.engine.history import HandRecord
 from envs.engine.record import quoted
-from envs.engine.state import UNLIMITED, State
+from envs.engine.state import State
 from envs.phh_read import PHHError, read_phh
 
 __all__ = ["PHH_CODES", "PHHError", "from_phh", "from_phh_all", "to_phh", "to_phh_all"]
@@ -97,13 +97,13 @@ def to_phh(record: HandRecord, *, players: Sequence[str] | None = None) -> str:
         f"bring_in = {options.bring_in}",
         f"small_bet = {options.small_bet}",
         f"big_bet = {options.big_bet}",
-        f"starting_stacks = {_toml([_stack(state.start_stack[s]) for s in order])}",
+        f"starting_stacks = {_toml([_stack(state, s) for s in order])}",
         "actions = [",
         *_action_lines(state, order, names),
         "]",
         f"players = {_toml([names[s] for s in order])}",
     ]
-    if state.payoff is not None and all(state.start_stack[s] != UNLIMITED for s in order):
+    if state.payoff is not None and not any(state.unlimited[s] for s in order):
         lines.append(f"finishing_stacks = {_toml([state.start_stack[s] + state.payoff[s] for s in order])}")
     extension = json.dumps(_extension(state), separators=(", ", ": "))
     lines.append(f"{EXTENSION} = '{extension}'")  # a TOML literal string: the JSON needs no escapes
@@ -275,7 +275,7 @@ class _ShowdownTracker:
         live = [s for s in player if not self.folded[s]]
         if starting or len(live) < 2 or (self.all_in_shown and not last):
             return []
-        behind = [s for s in live if self.state.start_stack[s] - self.committed[s] > 0]
+        behind = [s for s in live if self.state.unlimited[s] or self.state.start_stack[s] - self.committed[s] > 0]
         if not last and len(behind) > 1:
             return []
         self.all_in_shown = True
@@ -283,8 +283,8 @@ class _ShowdownTracker:
 
 
 # ------------------------------------------------------------------ TOML
-def _stack(chips: int) -> float | int:
-    return float("inf") if chips == UNLIMITED else chips
+def _stack(state: State, seat: int) -> float | int:
+    return float("inf") if state.unlimited[seat] else state.start_stack[seat]
 
 
 def _toml(value: Any) -> str:

@@ -22,7 +22,7 @@ from envs.engine.cards import format_cards, parse, parse_card
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord
 from envs.engine.record import dealt_of, quoted
-from envs.engine.state import UNLIMITED, Game, State
+from envs.engine.state import Game, State
 from envs.variants import make_game
 
 PHH_VARIANTS = {"F7S": "stud", "FR": "razz", "F7S/8": "stud_hilo"}
@@ -340,7 +340,7 @@ def _check_shows(state: State, steps: list[_Step], order: list[int]) -> None:
 
 def _check_finishing(data: dict[str, Any], state: State, order: list[int]) -> None:
     finishing = data.get("finishing_stacks")
-    if finishing is None or state.payoff is None or UNLIMITED in state.start_stack:
+    if finishing is None or state.payoff is None or any(state.unlimited):
         return
     if not isinstance(finishing, list) or len(finishing) != state.n:
         raise PHHError(f"finishing_stacks: {quoted(finishing)} is not allowed: expected {state.n} stacks")

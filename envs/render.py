@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from envs.engine.cards import RANKS, SUIT_SYMBOLS
 from envs.engine.history import _event_line  # the history's own words: the picture says no more than it
-from envs.engine.state import UNLIMITED, State
+from envs.engine.state import State
 
 WIDTH, HEIGHT = 800, 540
 CARD_W, CARD_H = 26, 36
@@ -213,7 +213,7 @@ def _draw_chip_line(draw: ImageDraw.ImageDraw, st: State, seat: int, x: int, y: 
     a stack of chips by the box."""
     wide = box_w >= 140
     stack = st.stack[seat] if st.payoff is None else st.start_stack[seat] + st.payoff[seat]  # winnings included
-    if stack >= UNLIMITED // 2:
+    if st.unlimited[seat]:
         behind = f"net {stack - st.start_stack[seat]:+d}"
     else:
         behind = f"stack {stack}" if wide else str(stack)

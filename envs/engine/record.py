@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.engine.cards import NUM_CARDS, format_card, parse_card
-from envs.engine.state import UNLIMITED, State
+from envs.engine.state import State
 
 if TYPE_CHECKING:
     from envs.engine.state import Game
@@ -298,7 +298,7 @@ class HandRecord:
             decisions=list(state.decisions),
             payoffs=None if state.payoff is None else list(state.payoff),
             version=FORMAT_VERSION,
-            stacks=[None if s == UNLIMITED else s for s in state.start_stack],
+            stacks=[None if state.unlimited[s] else state.start_stack[s] for s in range(state.n)],
             stacked=state.stacked,
             dealt={place: format_dealt(cards) for place, cards in dealt_of(state).items()},
         )

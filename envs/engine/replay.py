@@ -35,7 +35,7 @@ from envs.engine.record import (
     parse_dealt,
     quoted,
 )
-from envs.engine.state import UNLIMITED, Game, State
+from envs.engine.state import Game, State
 
 if TYPE_CHECKING:
     from envs.variants.base import Variant
@@ -162,7 +162,7 @@ def _start(record: HandRecord, game: Game) -> State:
 def _check_stacks(record: HandRecord, state: State) -> None:
     if record.stacks is None:
         return
-    built = [None if s == UNLIMITED else s for s in state.start_stack]
+    built = [None if state.unlimited[s] else state.start_stack[s] for s in range(state.n)]
     for seat, (mine, theirs) in enumerate(zip(record.stacks, built, strict=True)):
         if mine != theirs:
             raise RecordMismatchError(
