@@ -109,6 +109,16 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     the cost of a ``last()``/``step()`` cycle; the checks are the same.
     """
 
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Reset; the env counts as reset only once a reset succeeded (the stock wrapper
+        marks it first, so a refused first reset left ``step`` failing obscurely)."""
+        was_reset = self._has_reset
+        try:
+            super().reset(seed=seed, options=options)
+        except BaseException:
+            self._has_reset = was_reset
+            raise
+
     def _check_reset(self, name: str) -> None:
         if not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")

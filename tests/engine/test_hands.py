@@ -210,3 +210,18 @@ def test_all_seven_card_hands() -> None:
         "pair": 58_627_800,
         "high card": 23_294_460,
     }
+
+
+class _LongRepr:
+    """An object whose repr is a megabyte long."""
+
+    def __repr__(self) -> str:
+        return "x" * 1_000_000
+
+
+def test_bad_card_input_gives_a_short_message() -> None:
+    """Messages quote what was passed, cut to a readable length."""
+    for bad in ([_LongRepr()] * 5, [[_LongRepr()] * 5], ["x" * 100_000] * 5):
+        with pytest.raises(ValueError) as err:
+            evaluate_high(bad)
+        assert len(str(err.value)) < 300

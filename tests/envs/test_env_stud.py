@@ -213,3 +213,15 @@ def test_unknown_environment_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown environment 'stud_v9'"):
         envs.make("stud_v9")
     assert envs.make("razz_v0", 3).unwrapped.variant.name == "razz"
+
+
+def test_a_refused_first_reset_leaves_the_env_unreset() -> None:
+    """After a refused first reset, using the env says to reset first (the order
+    checks still apply), and a good reset then works."""
+    env = envs.make("stud")
+    with pytest.raises(TypeError):
+        env.reset(seed="abc")
+    with pytest.raises(AssertionError, match="reset"):  # PettingZoo's own order check
+        env.step(1)
+    env.reset(seed=1)
+    assert env.agent_selection in env.agents

@@ -43,6 +43,7 @@ from envs.engine.hands.tables import (
     Tables,
     get_tables,
 )
+from envs.engine.options import quoted
 
 MAX_HIGH = NUM_HIGH_CLASSES
 MAX_LOW = NUM_LOW_CLASSES
@@ -76,7 +77,7 @@ def as_card_array(cards: Any, *, validate: bool = True) -> tuple[np.ndarray, boo
     arr = np.asarray(cards)
     if arr.dtype.kind not in "iu":
         if arr.size == 0 or arr.dtype == object:
-            raise ValueError(f"cards must be integers 0..51, got {cards!r}")
+            raise ValueError(f"cards must be integers 0..51, got {quoted(cards)}")
         raise ValueError(f"cards must be integers 0..51, got dtype {arr.dtype}")
     if arr.ndim == 0:
         raise ValueError("expected a hand of cards (shape (..., k)), got a scalar")
@@ -90,9 +91,9 @@ def _validate_one(hand: np.ndarray) -> None:
     values = hand.tolist()
     bad = [c for c in values if not 0 <= c <= 51]
     if bad:
-        raise ValueError(f"card values must be in 0..51, got {bad[0]} in {values}")
+        raise ValueError(f"card values must be in 0..51, got {quoted(bad[0])} in {quoted(values)}")
     if len(set(values)) != len(values):
-        raise ValueError(f"a hand holds the same card twice: {values} (hand index ())")
+        raise ValueError(f"a hand holds the same card twice: {quoted(values)} (hand index ())")
 
 
 _BITS = np.left_shift(np.int64(1), np.arange(52, dtype=np.int64))
@@ -132,8 +133,8 @@ def _validate(arr: np.ndarray) -> None:
         hand = arr.reshape(-1, k)[row]
         where = tuple(int(i) for i in np.unravel_index(row, arr.shape[:-1]))
         if ((hand < 0) | (hand > 51)).any():
-            raise ValueError(f"card values must be in 0..51, got {hand.tolist()} (hand index {where})")
-        raise ValueError(f"a hand holds the same card twice: {hand.tolist()} (hand index {where})")
+            raise ValueError(f"card values must be in 0..51, got {quoted(hand.tolist())} (hand index {where})")
+        raise ValueError(f"a hand holds the same card twice: {quoted(hand.tolist())} (hand index {where})")
 
 
 def _block_is_valid(flat: np.ndarray, k: int) -> bool:
@@ -269,7 +270,7 @@ def low_threshold(qualifier: int) -> int:
     ``qualifier=8`` gives the value of 8-7-6-5-4, the worst eight-or-better low.
     """
     if isinstance(qualifier, bool) or not isinstance(qualifier, (int, np.integer)):
-        raise ValueError(f"qualifier must be an int 5..13 or None, got {qualifier!r}")
+        raise ValueError(f"qualifier must be an int 5..13 or None, got {quoted(qualifier)}")
     if not 5 <= qualifier <= 13:
         raise ValueError(f"qualifier must be 5..13 (5 = 5-4-3-2-A only, 8 = eight-or-better), got {qualifier}")
     faces = [qualifier - i for i in range(5)]  # ace-to-five faces: A = 1 .. K = 13
