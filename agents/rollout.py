@@ -58,7 +58,7 @@ from agents.pool import OpponentPool
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, SPLIT_BASE
 from envs.registry import make_raw
-from envs.scaling import soft_limit
+from envs.engine.scaling import soft_limit
 
 LEARNER = -1  # controller id of the learning policy (pool snapshots have ids >= 0)
 FIRST_BOT = -2  # fixed bot i has controller id FIRST_BOT - i

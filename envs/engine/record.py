@@ -383,9 +383,10 @@ class HandRecord:
             )
 
     # ------------------------------------------------------------- replay
-    def replay(self, game: Game | None = None, *, key: bytes | None = None) -> State:
-        """Play the hand again and check it against the record (see
-        :func:`envs.engine.replay.replay_record`); returns the replayed state."""
+    def replay(self, game: Game, *, key: bytes | None = None) -> State:
+        """Play the hand again on ``game`` and check it against the record (see
+        :func:`envs.engine.replay.replay_record`); returns the replayed state.
+        ``envs.variants.replay(record)`` builds the game the record describes."""
         from envs.engine.replay import replay_record
 
         return replay_record(self, game, key=key)

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.engine.cards import NUM_CARDS, parse_deck
+from envs.engine.cards import format_card, parse_deck
 from envs.engine.errors import IllegalActionError
-from envs.engine.events import Event
+from envs.engine.events import Event, EventKind
 from envs.engine.options import check_seat, stacks_for
 
 if TYPE_CHECKING:
-    from envs.variants.base import Variant
+    from envs.engine.variant import PotShare, Street, Variant
 
 
 class Step:
@@ -72,9 +72,10 @@ class Step:
         return None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Game:
-    """A variant, its validated options and the number of players."""
+    """A variant, its validated options and the number of players (built by
+    :meth:`~envs.engine.variant.Variant.game`)."""
 
     variant: Variant
     num_players: int
@@ -82,6 +83,9 @@ class Game:
     program: tuple[Step, ...]
     unit: int  # chips per reward unit (big bet, big blind or ante)
     action_names: tuple[str, ...]
+    deck: tuple[int, ...]  # the cards in play (52, or a toy deck), in the order a fresh deck has them
+    pot_shares: tuple[PotShare, ...]  # how each pot is shared, for bots
+    streets: tuple[Street, ...] = ()  # the dealing and betting rounds this game plays
 
     @property
     def num_actions(self) -> int:
@@ -111,7 +115,7 @@ class Game:
         button = check_seat("button", button, self.num_players)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         shuffle_rng_state = dict(rng.bit_generator.state)  # the deck follows from it
-        stub = _build_stub(rng, deck)
+        stub = _build_stub(rng, self.deck, deck)
         st = State(self, rng, button, stub)
         st.initial_deck = stub[::-1]
         st.initial_rng_state = dict(rng.bit_generator.state)
@@ -121,13 +125,18 @@ class Game:
         return st
 
 
-def _build_stub(rng: np.random.Generator, deck: Sequence[int | str] | str | None) -> list[int]:
-    """The stub as a list whose *last* element is the top card (pop() deals)."""
+def _build_stub(rng: np.random.Generator, cards: tuple[int, ...], deck: Sequence[int | str] | str | None) -> list[int]:
+    """The stub as a list whose *last* element is the top card (pop() deals): the
+    game's cards shuffled, or the stacked ``deck`` first and the rest shuffled."""
     if deck is None:
-        order = rng.permutation(NUM_CARDS).tolist()
+        order = [cards[i] for i in rng.permutation(len(cards))]
     else:
         top = parse_deck(deck)  # every entry checked: a float or bool is not a card
-        rest = sorted(set(range(NUM_CARDS)) - set(top))
+        in_play = set(cards)
+        stray = next((c for c in top if c not in in_play), None)
+        if stray is not None:
+            raise ValueError(f"stacked deck holds {format_card(stray)}, which is not in this game's deck")
+        rest = sorted(in_play - set(top))
         order = top + [rest[i] for i in rng.permutation(len(rest))]
     order.reverse()
     return order
@@ -168,10 +177,17 @@ class State:
         self.bet_unit = 0
         self.bring_in_seat = -1
         self.actor: int | None = None
-        # secret choices and variant-specific data
+        # the pot carried between deals (multi-deal games), odd-chip divisions
+        self.carry = 0
+        self.odd_chips = False  # an uneven division happened (histories, tests)
+        # secret declarations: who still declares, and whether they are public yet
         self.declared: list[int | None] = [None] * n
-        self.extra: dict[str, Any] = {}
-        self.events: list[Event] = [Event("start", seat=button, amount=n)]
+        self.declare_order: list[int] = []
+        self.declarations_revealed = False
+        # the family's own typed state (Cowpie's splits, the Cowboy deal, Chowaha's hands)
+        family_state = game.variant.family_state
+        self.family: Any = family_state() if family_state is not None else None
+        self.events: list[Event] = [Event(EventKind.START, seat=button, amount=n)]
         self.pc = 0
         self.started = False
         self.current_seat: int | None = None
@@ -211,12 +227,12 @@ class State:
 
     def pot(self) -> int:
         """Chips in the middle."""
-        return sum(self.committed) + self.extra.get("carry", 0)
+        return sum(self.committed) + self.carry
 
     def card_locations(self) -> dict[str, list[int]]:
         """Every card by where it is: each seat's hand, community, stub, burned, piles.
 
-        Together they hold each of the 52 cards exactly once (a test checks it)."""
+        Together they hold each card of the game's deck exactly once (a test checks it)."""
         places = {f"player_{s}": list(c) for s, c in enumerate(self.cards)}
         places.update(community=list(self.community), stub=list(self.stub), burned=list(self.burned))
         places.update({name: list(p) for name, p in self.piles.items()})
@@ -332,18 +348,18 @@ class State:
         self.payoff = [self.won[s] - self.committed[s] for s in range(self.n)]
         self.current_seat = None
         self._legal = None
-        self.log(Event("end", cards=(), text=" ".join(str(p) for p in self.payoff)))
+        self.log(Event(EventKind.END, cards=(), text=" ".join(str(p) for p in self.payoff)))
 
     def clone(self) -> State:
         """An independent copy (the RNG too) for search and Monte Carlo."""
         other = copy.copy(self)
         for name in ("stub", "burned", "community", "folded", "unlimited", "stack", "start_stack", "committed", "won"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("contrib", "seat_epoch", "declared", "events", "decisions"):
+        for name in ("contrib", "seat_epoch", "declared", "declare_order", "events", "decisions"):
             setattr(other, name, list(getattr(self, name)))
         other.cards = [list(c) for c in self.cards]
         other.up = [list(u) for u in self.up]
-        other.extra = copy.deepcopy(self.extra)
+        other.family = copy.deepcopy(self.family)
         other.piles = {k: list(v) for k, v in self.piles.items()}
         other.rng = copy.deepcopy(self.rng)
         if self.payoff is not None:

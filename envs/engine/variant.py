@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 DOWN, UP = False, True  # a dealt card's face
 SMALL, BIG = "small", "big"  # a limit betting round's bet size
 BRING_IN, BEST_SHOWING = "bring_in", "best_showing"  # who opens a stud round
-OPENERS = (BRING_IN, BEST_SHOWING)
+AFTER_BIG_BLIND, AFTER_BUTTON = "after_big_blind", "after_button"  # who opens a blind game's round
+OPENERS = (BRING_IN, BEST_SHOWING, AFTER_BIG_BLIND, AFTER_BUTTON)
 EPISODES = ("hand", "game")
 
 
@@ -41,9 +42,11 @@ class Street:
         label: its name in histories and observations ("third street").
         deal: each card dealt to every live player this street, in order: face up
             (``UP``) or down (``DOWN``).
+        community: the shared positions turned face up this street (Chowaha's layout).
         bet: ``SMALL`` or ``BIG``: the limit bet size of the betting round.
         opener: ``BRING_IN`` (the forced-bet round: lowest up card brings in, or the
-            highest acts first without a bring-in) or ``BEST_SHOWING``.
+            highest acts first without a bring-in), ``BEST_SHOWING``, or in blind
+            games ``AFTER_BIG_BLIND`` / ``AFTER_BUTTON``.
         open_pair_big_bet: with the ``open_pair_big_bet`` option, an open pair
             showing makes this round's bets big bets.
         community_when_short: when the stub cannot give every live player a card,
@@ -52,6 +55,7 @@ class Street:
 
     label: str
     deal: tuple[bool, ...] = ()
+    community: tuple[str, ...] = ()
     bet: str = SMALL
     opener: str = BEST_SHOWING
     open_pair_big_bet: bool = False
@@ -109,7 +113,9 @@ class Variant:
         options_cls: frozen dataclass of options, validated in ``__post_init__``.
         option_names: the options this variant accepts (others are an error).
         defaults: this variant's own defaults for shared options (Cowgirl's draw).
-        streets: the dealing and betting rounds, when the family deals by streets.
+        streets: the dealing and betting rounds (every street the variant can have).
+        active_streets: the streets a game plays given its options (toy stud's
+            length is an option); default: all of ``streets``.
         build: makes the step program for (variant, players, options).
         pieces: the observation pieces of a game of this variant.
         pot_shares: how each pot is shared, for bots (given the options).
@@ -135,6 +141,7 @@ class Variant:
     version: int = 0
     defaults: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     streets: tuple[Street, ...] = ()
+    active_streets: Callable[[Any], tuple[Street, ...]] | None = None
     episode: str = "hand"
     unit_name: str = "big bets"
     rules: str = ""
@@ -150,6 +157,10 @@ class Variant:
         low, high = self.seats
         if not 2 <= low <= high:
             raise ValueError(f"variant {self.name!r}: seats={self.seats!r} must be (fewest, most) with 2 <= fewest")
+
+    def streets_for(self, options: Any) -> tuple[Street, ...]:
+        """The streets a game with these options plays."""
+        return self.streets if self.active_streets is None else self.active_streets(options)
 
     @property
     def env_id(self) -> str:
@@ -186,4 +197,5 @@ class Variant:
             action_names=program.action_names,
             deck=self.deck(options),
             pot_shares=self.pot_shares(options),
+            streets=self.streets_for(options),
         )

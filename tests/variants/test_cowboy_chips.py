@@ -16,7 +16,7 @@ import pytest
 import envs
 from envs.engine.actions import STAY
 from envs.engine.state import State
-from envs.scaling import symlog_units
+from envs.engine.scaling import symlog_units
 from envs.variants import make_game
 from envs.variants.cowboy import MAX_CHIPS, chip_bound, deal_limit
 from tests.variants.cowboy_script import FOLD, HIGH, LOW, PAT, deal, net, play

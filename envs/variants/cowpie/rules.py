@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -37,30 +37,24 @@ import numpy as np
 from envs.engine.actions import SPLIT_ACTIONS, SPLIT_BASE, SPLIT_PAIRS, action_names
 from envs.engine.betting import Betting
 from envs.engine.cards import RANK_NAMES, RANK_PLURALS, format_card, format_cards
-from envs.engine.events import Event
+from envs.engine.events import Event, EventKind, Verb
 from envs.engine.hands import MAX_HIGH, MAX_TWO_CARD, cowpie_splits, describe_high, evaluate_high
 from envs.engine.hands.split import TWO_CARD_STRENGTH
 from envs.engine.options import check_bool, check_choice, check_int
 from envs.engine.pots import Share
 from envs.engine.state import State, Step
 from envs.engine.steps import Ante, Showdown, seats_from_left_of_button
-from envs.variants.base import Program, Variant
-from envs.variants.stud import (
-    ANTE,
-    BIG_BET,
-    COMMON_OPTIONS,
-    STREET_NAMES,
-    StudOptions,
-    best_showing,
-    betting_rounds,
-    high_share,
-)
+from envs.engine.variant import BEST_SHOWING, BIG, PotShare, Program, Street, Variant
+from envs.variants.stud.rules import StudOptions, best_showing, betting_rounds, high_share
+from envs.variants.stud.variants import SEVEN_CARD_STREETS
 
 ILLEGAL_SPLIT_RULES = ("mask", "forfeit")
 SPLIT_PHASE = "split"  # the street label of the split (observation one-hot, history)
 AFTER_SPLIT = "after the split"  # the optional sixth betting round
-AFTER_SPLIT_STREET = len(STREET_NAMES)  # its street index (5)
+AFTER_SPLIT_STREET = len(SEVEN_CARD_STREETS)  # its street index (5)
 ALL_SPLITS = list(range(SPLIT_BASE, SPLIT_BASE + len(SPLIT_PAIRS)))
+# Cowpie's rounds: stud's five streets, then (bet_after_split) a round that deals nothing
+STREETS = (*SEVEN_CARD_STREETS, Street(label=AFTER_SPLIT, bet=BIG, opener=BEST_SHOWING))
 
 
 @dataclass(frozen=True)
@@ -83,10 +77,27 @@ class CowpieOptions(StudOptions):
         check_bool("bet_after_split", self.bet_after_split)
 
 
-def street_labels(options: CowpieOptions) -> tuple[str, ...]:
+def active_streets(options: CowpieOptions) -> tuple[Street, ...]:
+    """Stud's five streets, and the round after the split when there is one."""
+    return STREETS if options.bet_after_split else STREETS[:AFTER_SPLIT_STREET]
+
+
+def street_labels(streets: tuple[Street, ...]) -> tuple[str, ...]:
     """Phases in order (observation ``street`` one-hot): stud's five, the split, and
     the betting round after it when there is one."""
-    return (*STREET_NAMES, SPLIT_PHASE, *((AFTER_SPLIT,) if options.bet_after_split else ()))
+    labels = [s.label for s in streets]
+    return (*labels[:AFTER_SPLIT_STREET], SPLIT_PHASE, *labels[AFTER_SPLIT_STREET:])
+
+
+@dataclass
+class CowpieState:
+    """Cowpie's own state during the split: who splits in which order, every live
+    hand's 21 splits (evaluated once), and the choices made so far (secret until the
+    reveal)."""
+
+    order: list[int] = field(default_factory=list)
+    tables: dict[int, SplitTable] = field(default_factory=dict)
+    chosen: dict[int, int] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------- splits
@@ -129,16 +140,16 @@ def describe_two(cards: list[int]) -> str:
 
 
 def _tables(st: State) -> dict[int, SplitTable]:
-    tables: dict[int, SplitTable] = st.extra["split_tables"]
+    tables: dict[int, SplitTable] = st.family.tables
     return tables
 
 
 def _chosen(st: State) -> dict[int, int]:
-    chosen: dict[int, int] = st.extra["splits"]
+    chosen: dict[int, int] = st.family.chosen
     return chosen
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Split(Step):
     """Every live player splits in secret, in turn from the seat left of the button.
 
@@ -146,29 +157,31 @@ class Split(Step):
     choices stay in secret ``split`` events until :class:`RevealSplits`.
     """
 
+    forfeit: bool  # illegal_split="forfeit": every split is offered
+
     def start(self, st: State) -> None:
-        st.log(Event("street", text=SPLIT_PHASE))
+        st.log(Event(EventKind.STREET, text=SPLIT_PHASE))
         order = [s for s in seats_from_left_of_button(st) if not st.folded[s]]
         # Cowpie seats at most seven players, so nobody shares a community card.
         assert all(len(st.cards[s]) == 7 for s in order), "every Cowpie hand has seven cards"
         cards = np.array([st.cards[s] for s in order])
         down = ~np.array([st.up[s] for s in order])
         result = cowpie_splits(cards, down, validate=False)
-        st.extra["split_order"] = order
-        st.extra["split_tables"] = {
+        st.family.order = order
+        st.family.tables = {
             seat: SplitTable(legal, five, two)
             for seat, legal, five, two in zip(
                 order, result.legal.tolist(), result.five.tolist(), result.two.tolist(), strict=True
             )
         }
-        st.extra["splits"] = {}
+        st.family.chosen = {}
 
     def actor(self, st: State) -> int | None:
         chosen = _chosen(st)
-        return next((s for s in st.extra["split_order"] if s not in chosen), None)
+        return next((s for s in st.family.order if s not in chosen), None)
 
     def legal(self, st: State) -> list[int]:
-        if st.game.options.illegal_split == "forfeit":
+        if self.forfeit:
             return list(ALL_SPLITS)
         seat = self.actor(st)
         assert seat is not None
@@ -185,7 +198,9 @@ class Split(Step):
         _chosen(st)[seat] = action
         two, five = split_cards(st.cards[seat], action)
         text = f"splits in secret: {_split_text(st, seat, action)}"
-        st.log(Event("split", seat=seat, cards=(*two, *five), action=action, text=text, secret=True))
+        verb = Verb.SPLIT if split_is_legal(st, seat) else Verb.ILLEGAL_SPLIT
+        cards = (*two, *five)
+        st.log(Event(EventKind.SPLIT, seat=seat, cards=cards, action=action, text=text, secret=True, verb=verb))
 
 
 def split_is_legal(st: State, seat: int) -> bool:
@@ -199,22 +214,23 @@ def _split_text(st: State, seat: int, action: int) -> str:
     return text if _tables(st)[seat].legal[action - SPLIT_BASE] else text + " (illegal: wins neither half)"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RevealSplits(Step):
     """Every live player's split is shown at once (a public ``split_reveal`` event)."""
 
     def start(self, st: State) -> None:
         chosen = _chosen(st)
-        for seat in st.extra["split_order"]:
+        for seat in st.family.order:
             if st.folded[seat]:
                 continue  # a player who folded after splitting never shows the split
             action = chosen[seat]
             two, five = split_cards(st.cards[seat], action)
             text = f"splits {_split_text(st, seat, action)}"
-            st.log(Event("split_reveal", seat=seat, cards=(*two, *five), action=action, text=text))
+            verb = Verb.SPLIT if split_is_legal(st, seat) else Verb.ILLEGAL_SPLIT
+            st.log(Event(EventKind.SPLIT_REVEAL, seat=seat, cards=(*two, *five), action=action, text=text, verb=verb))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Phase(Step):
     """Logs the start of a phase that deals nothing (the betting round after the split)."""
 
@@ -222,7 +238,7 @@ class Phase(Step):
     street: int
 
     def start(self, st: State) -> None:
-        st.log(Event("street", text=self.label, street=self.street))
+        st.log(Event(EventKind.STREET, text=self.label, street=self.street))
 
 
 # ------------------------------------------------------------------- showdown
@@ -258,114 +274,26 @@ def describe_half(st: State, seat: int, share: int) -> str:
 
 def build_cowpie(variant: Variant, num_players: int, options: CowpieOptions) -> Program:
     """Antes, stud's five streets, the split, (a betting round), the reveal, the showdown."""
-    steps: list[Step] = [Ante(ANTE), *betting_rounds(options, low_game=False), Split()]
+    streets = variant.streets_for(options)
+    dealing = betting_rounds(streets[:AFTER_SPLIT_STREET], options, low_game=False, spare_burns=False)
+    steps: list[Step] = [Ante(amount=options.ante), *dealing, Split(forfeit=options.illegal_split == "forfeit")]
     if options.bet_after_split:
         opener = functools.partial(best_showing, low_game=False)
-        steps.append(Phase(AFTER_SPLIT, AFTER_SPLIT_STREET))
-        steps.append(Betting(AFTER_SPLIT_STREET, AFTER_SPLIT, BIG_BET, opener, options.bet_rules()))
+        steps.append(Phase(label=AFTER_SPLIT, street=AFTER_SPLIT_STREET))
+        steps.append(
+            Betting(
+                street=AFTER_SPLIT_STREET,
+                label=AFTER_SPLIT,
+                unit=options.big_bet,
+                opener=opener,
+                rules=options.bet_rules(),
+            )
+        )
     steps.append(RevealSplits())
     steps.append(Showdown(shares=cowpie_shares, describe=describe_half, no_winner="every split was illegal"))
     return Program(tuple(steps), options.big_bet, action_names(SPLIT_ACTIONS))
 
 
-COWPIE = Variant(
-    name="cowpie",
-    title="Cowpie",
-    family="cowpie",
-    seats=(2, 7),
-    options_cls=CowpieOptions,
-    option_names=COMMON_OPTIONS | {"open_pair_big_bet", "illegal_split", "bet_after_split"},
-    build=build_cowpie,
-    rules=(
-        "Seven-card stud where each player splits their cards into a five-card and a two-card hand "
-        "(a face-down card in each, the five ranking higher); the best of each takes half the pot."
-    ),
-)
-
-
-# --------------------------------------------------------- a helper for agents
-@functools.cache
-def five_card_percentiles() -> np.ndarray:
-    """``p[s]``: the share of all 2,598,960 five-card hands that a five-card hand of high
-    strength ``s`` beats, counting ties as half (exact: every rank multiset is weighted
-    by its number of suit assignments, flushes apart)."""
-    hands, weights = [], []
-    for ranks in itertools.combinations_with_replacement(range(13), 5):
-        counts = [ranks.count(r) for r in set(ranks)]
-        if max(counts) > 4:
-            continue
-        ways = math.prod(math.comb(4, c) for c in counts)
-        seen: dict[int, int] = {}
-        suited = []  # the k-th card of a rank gets suit k: never five of one suit
-        for r in ranks:
-            suited.append(r * 4 + seen.get(r, 0))
-            seen[r] = seen.get(r, 0) + 1
-        if len(counts) == 5:  # five distinct ranks: 4 flushes, the rest plain
-            hands.append([r * 4 for r in ranks])
-            weights.append(4)
-            suited[-1] += 1
-            ways -= 4
-        hands.append(suited)
-        weights.append(ways)
-    strengths = evaluate_high(np.array(hands), validate=False)
-    return _percentiles(strengths, np.array(weights), MAX_HIGH)
-
-
-@functools.cache
-def two_card_percentiles() -> np.ndarray:
-    """``p[s]``: the share of all 1,326 two-card hands that a two-card hand of strength
-    ``s`` beats, counting ties as half."""
-    high, low = np.divmod(np.arange(169), 13)
-    keep = high >= low  # each rank pair once
-    weights = np.where(high == low, 6, 16)[keep]  # a pair: C(4, 2) suitings; else 4 x 4
-    return _percentiles(TWO_CARD_STRENGTH[keep], weights, MAX_TWO_CARD)
-
-
-def _percentiles(strengths: np.ndarray, weights: np.ndarray, top: int) -> np.ndarray:
-    counts = np.zeros(top + 1, np.float64)
-    np.add.at(counts, strengths, weights)
-    below = np.cumsum(counts) - counts
-    return (below + counts / 2) / counts.sum()
-
-
-def split_scores(cards: Any, down: Any, opponents: int = 1) -> np.ndarray:
-    """Score of each of the 21 splits of seven-card hands, shape (..., 21); -1 for an
-    illegal split. See :func:`rank_splits` for what the score means."""
-    check_int("opponents", opponents, 1)
-    splits = cowpie_splits(cards, down)
-    five = five_card_percentiles()[splits.five] ** opponents
-    two = two_card_percentiles()[splits.two] ** opponents
-    return np.where(splits.legal, (five + two) / 2, -1.0)
-
-
-def rank_splits(cards: Any, down: Any, opponents: int = 1) -> list[tuple[int, float]]:
-    """The legal splits of one seven-card hand, best first: ``[(action, score), ...]``.
-
-    The score estimates the share of the pot the split wins against ``opponents``
-    players whose five-card and two-card hands are uniformly random and independent:
-    ``(p5 ** k + p2 ** k) / 2``, where ``p5`` (``p2``) is the exact share of all
-    five-card (two-card) hands that this five-card (two-card) hand beats, ties counting
-    half, and ``k = opponents``. Why this score: each hand wins half the pot, so the
-    pot share is the mean of the two halves' win chances; it rises with both hands,
-    so a split is never preferred to one that is better on both sides, and it trades
-    one half against the other on a common scale (a pair of aces as the two-card hand
-    beats 99.8% of two-card hands, K-K-7-4-2 as the five-card hand 86% of five-card
-    hands). Real opponents keep their better cards, so absolute values are
-    optimistic; larger ``opponents`` favour one very strong half over two fair ones.
-    Ties in score are listed by action index, so the order is deterministic.
-
-    Args:
-        cards: seven card ints in dealt order (or a string such as ``"As 9d 2c ..."``).
-        down: seven booleans, True for a face-down card.
-        opponents: number of opponents still in the hand (>= 1).
-
-    >>> from envs.engine.cards import parse
-    >>> best, score = rank_splits(parse("As 9d 2c Kh Kc 7s 4d"), [True] * 3 + [False] * 4)[0]
-    >>> split_label(parse("As 9d 2c Kh Kc 7s 4d"), best), round(score, 3)
-    ('split_As_9d', 0.874)
-    """
-    scores = split_scores(cards, down, opponents)
-    if scores.ndim != 1:
-        raise ValueError(f"rank_splits takes one seven-card hand; use split_scores for {scores.shape[:-1]} hands")
-    order = sorted((i for i in range(len(scores)) if scores[i] >= 0), key=lambda i: (-scores[i], i))
-    return [(SPLIT_BASE + i, float(scores[i])) for i in order]
+def pot_shares(options: CowpieOptions) -> tuple[PotShare, ...]:
+    """Half to the best five-card hand, half to the best two-card hand."""
+    return (PotShare(name="five-card", hand="high"), PotShare(name="two-card", hand="two_card"))

@@ -61,9 +61,9 @@ from dataclasses import dataclass
 from envs.engine.actions import DRAW_ACTIONS, action_names
 from envs.engine.options import check_bool, check_button, check_choice, check_int
 from envs.engine.steps import Declare
-from envs.variants.base import Program, Variant
-from envs.variants.cowboy_deal import DrawRound, DummyDraw, NewDeal, StayRound
-from envs.variants.cowboy_showdown import CowboyShowdown, Settle
+from envs.engine.variant import PotShare, Program, Variant
+from envs.variants.cowboy.deal import DrawRound, DummyDraw, NewDeal, StayRound
+from envs.variants.cowboy.showdown import CowboyShowdown, Settle, low_floor
 
 SWING_RULES = ("win_or_tie", "outright")
 LOW_RULES = ("a5", "a5_8")
@@ -183,43 +183,24 @@ def build_cowboy(variant: Variant, num_players: int, options: CowboyOptions) -> 
     """One deal as a loop: :class:`Settle` (or a deal nobody stays in) jumps back to
     :class:`NewDeal` at index 0; the game ends when one or two stay or at ``max_deals``."""
     check_max_deals(num_players, options)
-    steps = (NewDeal(), StayRound(), DrawRound(), Declare(), CowboyShowdown(), DummyDraw(), Settle())
+    draws, floor = options.max_draw > 0, low_floor(options.low_rule)
+    steps = (
+        NewDeal(ante=options.ante, max_deals=options.max_deals),
+        StayRound(two_stay=options.two_stay, draws=draws),
+        DrawRound(max_draw=options.max_draw, ace_draw=options.ace_draw),
+        Declare(),
+        CowboyShowdown(swing_rule=options.swing_rule, low_floor=floor, dummy=options.dummy, draws=draws),
+        DummyDraw(max_draw=options.max_draw, ace_draw=options.ace_draw),
+        Settle(match_cap=options.match_cap, low_floor=floor),
+    )
     return Program(steps, options.ante, action_names(DRAW_ACTIONS))
 
 
-def _variant(name: str, title: str, defaults: dict[str, object], extra: frozenset[str], rules: str) -> Variant:
-    return Variant(
-        name=name,
-        title=title,
-        family="cowboy",
-        seats=(3, 7),
-        options_cls=CowboyOptions,
-        option_names=COMMON_OPTIONS | extra,
-        build=build_cowboy,
-        defaults=defaults,
-        rules=rules,
+def pot_shares(options: CowboyOptions) -> tuple[PotShare, ...]:
+    """Half to the best high among high/both declarers, half to the best ace-to-five low
+    (eight-or-better with ``low_rule="a5_8"``) among low/both declarers."""
+    qualifier = 8 if options.low_rule == "a5_8" else None
+    return (
+        PotShare(name="high", hand="high", declared=True),
+        PotShare(name="low", hand="low", qualifier=qualifier, declared=True),
     )
-
-
-_GAME = "declare low, high or both in secret; whoever stays and wins nothing matches the pot; deal after deal."
-COWBOY = _variant(
-    "cowboy",
-    "Cowboy",
-    {"max_draw": 3, "ace_draw": 4},
-    frozenset({"ace_draw"}),
-    "Five-card draw (up to three cards, four keeping an ace), stay or fold, " + _GAME,
-)
-COWGIRL = _variant(
-    "cowgirl",
-    "Cowgirl",
-    {"max_draw": 1},
-    frozenset(),
-    "Five-card draw of at most one card, stay or fold, " + _GAME,
-)
-COWPATTIE = _variant(
-    "cowpattie",
-    "Cowpattie",
-    {"max_draw": 0},
-    frozenset(),
-    "Five cards and no draw, stay or fold, " + _GAME,
-)

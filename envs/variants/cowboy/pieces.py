@@ -1,7 +1,7 @@
 """Observation pieces of the Cowboy family (``cowboy_v0``, ``cowgirl_v0``, ``cowpattie_v0``).
 
 Every piece here is written per step from public facts the engine keeps in
-``state.extra`` (see :mod:`envs.variants.cowboy_deal`) and from the viewer's own cards,
+the family state (:class:`~envs.variants.cowboy.state.CowboyState`) and from the viewer's own cards,
 so nothing secret can reach it: another seat's cards only through the showdown
 summary, its declaration only once ``declarations_revealed`` is set, the dummy only to
 the seat choosing its draw. Seats are relative to the viewer (0 = the viewer, 1 = the
@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from envs.engine.state import State
-from envs.observation import Piece, Position, Tracker
-from envs.scaling import symlog_units
-from envs.variants.cowboy_deal import DUMMY, HAND_SIZE, DealSummary
+from envs.engine.observation import CardBlock, Piece, Position, Tracker
+from envs.engine.scaling import symlog_units
+from envs.engine.state import Game, State
+from envs.variants.cowboy.deal import DUMMY, HAND_SIZE
+from envs.variants.cowboy.state import PHASES, CowboyState, DealSummary
 
-PHASES = ("stay", "draw", "declare", "dummy")
 SUMMARY_DEALS = 3  # showdowns kept in the summary of previous deals, most recent first
 SEAT_SUMMARY = 52 + 3 + 2 + 1  # shown cards, declaration, won high/low, paid
 
@@ -36,6 +36,11 @@ SEAT_SUMMARY = 52 + 3 + 2 + 1  # shown cards, declaration, won high/low, paid
 def _state(t: Tracker) -> State:
     assert t.state is not None
     return t.state
+
+
+def _game(t: Tracker) -> CowboyState:
+    game: CowboyState = _state(t).family
+    return game
 
 
 def _cards(out: np.ndarray, cards: Any, offset: int = 0) -> None:
@@ -48,7 +53,9 @@ class Hand(Piece):
     """The viewer's five cards in hand order (sorted; draw positions 0..4)."""
 
     def __init__(self) -> None:
-        super().__init__("hand", HAND_SIZE * 52, "5 positions (lowest card first) x 52 one-hot: your cards")
+        doc = "5 positions (lowest card first) x 52 one-hot: your cards"
+        blocks = tuple(CardBlock(k * 52, ("own",)) for k in range(HAND_SIZE))
+        super().__init__("hand", HAND_SIZE * 52, doc, card_blocks=blocks)
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         out[:] = 0.0
@@ -59,12 +66,14 @@ class DummyCards(Piece):
     """The dummy's five cards, only for the seat choosing its draw."""
 
     def __init__(self) -> None:
-        super().__init__("dummy", HAND_SIZE * 52, "5 positions x 52 one-hot: the dummy, if you choose its draw")
+        doc = "5 positions x 52 one-hot: the dummy, if you choose its draw"
+        blocks = tuple(CardBlock(k * 52, ("dummy",)) for k in range(HAND_SIZE))
+        super().__init__("dummy", HAND_SIZE * 52, doc, card_blocks=blocks)
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         out[:] = 0.0
         st = _state(t)
-        if st.extra.get("dummy_chooser") == seat and DUMMY in st.piles:
+        if st.family.dummy_chooser == seat and DUMMY in st.piles:
             _cards(out, st.piles[DUMMY])
 
 
@@ -76,7 +85,7 @@ class Stays(Piece):
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         out[:] = 0.0
-        stay = _state(t).extra.get("stay") or [None] * t.n
+        stay = _game(t).stay or [None] * t.n
         for rel in range(t.n):
             choice = stay[(seat + rel) % t.n]
             if choice is not None:
@@ -92,9 +101,9 @@ class Draws(Piece):
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         out[:] = 0.0
-        ex = _state(t).extra
-        drawn = ex.get("drawn") or [None] * t.n
-        counts = [drawn[(seat + rel) % t.n] for rel in range(t.n)] + [ex.get("dummy_drawn")]
+        game = _game(t)
+        drawn = game.drawn or [None] * t.n
+        counts = [drawn[(seat + rel) % t.n] for rel in range(t.n)] + [game.dummy_drawn]
         for row, count in enumerate(counts):
             if count is not None:
                 out[6 * row + count] = 1.0
@@ -109,7 +118,7 @@ class Declared(Piece):
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         out[:] = 0.0
         st = _state(t)
-        revealed = st.extra.get("declarations_revealed", False)
+        revealed = st.declarations_revealed
         for rel in range(t.n):
             other = (seat + rel) % t.n
             choice = st.declared[other]
@@ -121,16 +130,17 @@ class Table(Piece):
     """Pot, the match payment it implies, and every seat's net chips in the game (signed
     log of antes)."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, match_cap: int | None) -> None:
         doc = (
             f"pot, match payment (pot capped by match_cap), relative seats 0..{n - 1} net chips so far; "
             "each sign(x) * ln(1 + |x|), x in antes"
         )
         super().__init__("chips", 2 + n, doc)
+        self.match_cap = match_cap
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         st = _state(t)
-        pot, cap, unit = st.pot(), st.game.options.match_cap, t.unit
+        pot, cap, unit = st.pot(), self.match_cap, t.unit
         out[0] = symlog_units(pot, unit)
         out[1] = symlog_units(pot if cap is None else min(pot, cap), unit)
         for rel in range(t.n):
@@ -141,14 +151,15 @@ class Table(Piece):
 class Deal(Piece):
     """Deal number over ``max_deals``, and the phase of the deal (one-hot)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_deals: int) -> None:
         super().__init__("deal", 1 + len(PHASES), "deal number / max_deals, one-hot phase: " + ", ".join(PHASES))
+        self.max_deals = max_deals
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         out[:] = 0.0
-        st = _state(t)
-        out[0] = st.extra.get("deal", 0) / st.game.options.max_deals
-        phase = st.extra.get("phase")
+        game = _game(t)
+        out[0] = game.deal / self.max_deals
+        phase = game.phase
         if phase in PHASES:
             out[1 + PHASES.index(phase)] = 1.0
 
@@ -158,8 +169,9 @@ class Showdowns(Piece):
     relative seat the hand shown, declaration, shares won or tied and chips paid; then
     the dummy's hand, a presence flag and how many deals ago it was (/ max_deals)."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, max_deals: int) -> None:
         self.stride = n * SEAT_SUMMARY + 52 + 2
+        self.max_deals = max_deals
         doc = (
             f"{SUMMARY_DEALS} showdowns, most recent first x (relative seats 0..{n - 1} x (52 shown cards, "
             "low/high/both, won high, won low, paid: ln(1 + antes)), 52 dummy cards, present, deals ago / max_deals)"
@@ -168,8 +180,8 @@ class Showdowns(Piece):
 
     def dynamic(self, t: Tracker, seat: int, out: np.ndarray) -> None:
         out[:] = 0.0
-        st = _state(t)
-        summaries: list[DealSummary] = st.extra.get("summaries", [])
+        game = _game(t)
+        summaries: list[DealSummary] = game.summaries
         n, width = t.n, t.n * SEAT_SUMMARY
         rotation = [(seat + rel) % n for rel in range(n)]
         for k, summary in enumerate(reversed(summaries[-SUMMARY_DEALS:])):
@@ -178,7 +190,7 @@ class Showdowns(Piece):
             out[base : base + width] = seats[rotation].ravel()
             out[base + width : base + width + 52] = dummy
             out[base + width + 52] = 1.0
-            out[base + width + 53] = (st.extra["deal"] - summary.deal) / st.game.options.max_deals
+            out[base + width + 53] = (game.deal - summary.deal) / self.max_deals
 
 
 @functools.lru_cache(maxsize=64)
@@ -200,7 +212,17 @@ def _encode(summary: DealSummary, unit: int) -> tuple[np.ndarray, np.ndarray]:
     return seats, dummy
 
 
-def cowboy_pieces(game: Any) -> list[Piece]:
+def cowboy_pieces(game: Game) -> list[Piece]:
     """Observation pieces of ``cowboy``, ``cowgirl`` and ``cowpattie``."""
-    n = game.num_players
-    return [Hand(), DummyCards(), Stays(n), Draws(n), Declared(n), Table(n), Deal(), Position(n), Showdowns(n)]
+    n, options = game.num_players, game.options
+    return [
+        Hand(),
+        DummyCards(),
+        Stays(n),
+        Draws(n),
+        Declared(n),
+        Table(n, options.match_cap),
+        Deal(options.max_deals),
+        Position(n),
+        Showdowns(n, options.max_deals),
+    ]

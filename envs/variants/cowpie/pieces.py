@@ -6,7 +6,8 @@ flag, so a dealt slot without the flag is a face-down card. Cowpie adds:
 
 * ``street``: stud's five streets plus ``split`` (and ``after the split`` with
   ``bet_after_split``), so the phase is visible without the mask;
-* ``history``: a sixth street of betting actions with ``bet_after_split``;
+* ``history``: a sixth street of betting actions with ``bet_after_split`` (from the
+  game's streets);
 * ``splits``: per relative seat the two-card and the five-card hand (multi-hot) and a
   legal flag; the viewer's own as soon as it splits (it must remember its split during
   the betting round after the split), every other player's only at the reveal.
@@ -14,11 +15,11 @@ flag, so a dealt slot without the flag is a face-down card. Cowpie adds:
 
 from __future__ import annotations
 
-from typing import Any
-
-from envs.engine.events import Event
-from envs.observation import History, Piece, Street, Tracker
-from envs.variants.cowpie import AFTER_SPLIT_STREET, split_is_legal, street_labels
+from envs.engine.events import Event, EventKind, Verb
+from envs.engine.observation import Piece, Street, Tracker
+from envs.engine.state import Game
+from envs.variants.cowpie.rules import street_labels
+from envs.variants.stud.pieces import stud_pieces
 
 SPLIT_ROW = 52 + 52 + 1  # two-card hand, five-card hand, legal
 
@@ -32,12 +33,11 @@ class Splits(Piece):
             f"relative seats 0..{n - 1} x (52 multi-hot two-card hand, 52 multi-hot five-card hand, "
             "1 split legal): yours once you split, the others' when the splits are revealed"
         )
-        super().__init__("splits", n * SPLIT_ROW, doc, ("split", "split_reveal"))
+        super().__init__("splits", n * SPLIT_ROW, doc, (EventKind.SPLIT, EventKind.SPLIT_REVEAL))
 
     def on_event(self, t: Tracker, e: Event) -> None:
-        assert t.state is not None
-        legal = split_is_legal(t.state, e.seat)
-        viewers = [e.seat] if e.kind == "split" else range(t.n)  # a split is secret until revealed
+        legal = e.verb == Verb.SPLIT
+        viewers = [e.seat] if e.kind == EventKind.SPLIT else range(t.n)  # a split is secret until revealed
         for viewer in viewers:
             base = t.rel(viewer, e.seat) * SPLIT_ROW
             for card in e.cards[:2]:
@@ -47,19 +47,13 @@ class Splits(Piece):
             t.set(viewer, self, base + 104, 1.0 if legal else 0.0)
 
 
-def cowpie_pieces(game: Any) -> list[Piece]:
-    """Stud's pieces with Cowpie's phases and betting streets, plus ``splits`` before
-    ``shown``."""
-    from envs.registry import stud_pieces  # here, not at the top: the registry imports this module
-
+def cowpie_pieces(game: Game) -> list[Piece]:
+    """Stud's pieces with Cowpie's phases, plus ``splits`` before ``shown``."""
     n = game.num_players
-    streets = AFTER_SPLIT_STREET + (1 if game.options.bet_after_split else 0)
     pieces: list[Piece] = []
     for piece in stud_pieces(game):
         if piece.name == "street":
-            piece = Street(street_labels(game.options))
-        elif piece.name == "history":
-            piece = History(streets, n)
+            piece = Street(street_labels(game.streets))
         elif piece.name == "shown":
             pieces.append(Splits(n))
         pieces.append(piece)

@@ -2,20 +2,14 @@
 draw (players' and the dummy's) and the chip moves they share with the showdown.
 
 The whole game is one :class:`~envs.engine.state.State`. Chips move for real between
-deals: ``committed`` holds this deal's antes, ``extra["carry"]`` the rest of the pot
+deals: ``committed`` holds this deal's antes, ``State.carry`` the rest of the pot
 (``State.pot()`` adds them), and pot shares and match payments move chips between the
 stacks and ``carry``. ``sum(stack) + pot()`` is therefore constant over the whole game
 and a seat's net result is ``stack - start_stack``.
 
-Public facts about the current deal live in ``st.extra`` so that observation pieces
-can read them without touching anything secret:
-
-* ``deal`` (1, 2, ...), ``phase`` ("stay", "draw", "declare", "dummy", "over");
-* ``stay``: per seat True (stayed), False (folded) or None (not yet asked);
-* ``drawn``: per seat the number of cards drawn this deal (None: not yet);
-  ``dummy_drawn`` the same for the dummy; ``dummy_chooser`` the seat choosing its draw;
-* ``summaries``: :class:`DealSummary` of every showdown so far;
-* ``ante_due``: seats that ante at the next deal (folded players; everyone first).
+Public facts about the current deal live in the typed family state
+(:class:`~envs.variants.cowboy.state.CowboyState`, ``st.family``) so that observation
+pieces can read them without touching anything secret.
 """
 
 from __future__ import annotations
@@ -28,9 +22,10 @@ import numpy as np
 
 from envs.engine.actions import DRAW_BASE, FOLD, NUM_DRAWS, STAY
 from envs.engine.cards import format_cards, rank_of
-from envs.engine.events import Event
+from envs.engine.events import Event, EventKind, Verb
 from envs.engine.state import State, Step
 from envs.engine.steps import seats_from_left_of_button
+from envs.variants.cowboy.state import DealSummary  # noqa: F401 (re-exported for readers of deals)
 
 HAND_SIZE = 5
 ACE = 12
@@ -38,52 +33,31 @@ DISCARDS = "discards"  # pile of this deal's discards not yet reshuffled into th
 DUMMY = "dummy"  # pile holding the dummy hand
 
 
-@dataclass(frozen=True)
-class DealSummary:
-    """What everyone saw at one deal's showdown (the observation's summary of past deals).
-
-    Attributes:
-        deal: the deal number.
-        shown: per seat the five cards shown, or () for a seat that folded.
-        declared: per seat 0 low, 1 high, 2 both, or None for a seat that folded.
-        won: per seat (won or tied the high share, won or tied the low share).
-        paid: per seat the chips paid to match the pot (0 until the deal is settled).
-        dummy: the dummy's final hand, or () without a dummy.
-    """
-
-    deal: int
-    shown: tuple[tuple[int, ...], ...]
-    declared: tuple[int | None, ...]
-    won: tuple[tuple[bool, bool], ...]
-    paid: tuple[int, ...]
-    dummy: tuple[int, ...] = ()
-
-
 # ------------------------------------------------------------------- chips
 def collect_antes(st: State) -> None:
     """Fold this deal's antes into the carried pot (``pot()`` is unchanged)."""
-    st.extra["carry"] = st.pot()
+    st.carry = st.pot()
     st.committed = [0] * st.n
 
 
 def take_from_pot(st: State, seat: int, chips: int) -> None:
     """Pay ``chips`` of the pot to a seat."""
-    st.extra["carry"] -= chips
+    st.carry -= chips
     st.stack[seat] += chips
 
 
 def pay_into_pot(st: State, seat: int, chips: int) -> None:
     """A seat pays ``chips`` into the pot (a match payment)."""
     st.stack[seat] -= chips
-    st.extra["carry"] += chips
+    st.carry += chips
 
 
 def end_game(st: State) -> None:
     """Close the game: payoffs are net chips (the pot is empty by now)."""
     assert st.pot() == 0, f"the game ends with {st.pot()} chips left in the pot"
     st.payoff = [st.stack[s] - st.start_stack[s] for s in range(st.n)]
-    st.extra["phase"] = "over"
-    st.log(Event("end", text=" ".join(str(p) for p in st.payoff)))
+    st.family.phase = "over"
+    st.log(Event(EventKind.END, text=" ".join(str(p) for p in st.payoff)))
 
 
 def split_evenly(st: State, amount: int, seats: Sequence[int]) -> list[tuple[int, int]]:
@@ -137,8 +111,8 @@ def _reshuffle_discards(st: State) -> None:
     top_first = [canonical[i] for i in st.rng.permutation(len(canonical))]
     st.stub = top_first[::-1]
     st.piles[DISCARDS] = []
-    st.log(Event("reshuffle", cards=tuple(top_first), text="discards shuffled into a new stub", secret=True))
-    st.log(Event("note", amount=len(top_first), text=f"the stub ran out: {len(top_first)} discards form a new stub"))
+    st.log(Event(EventKind.RESHUFFLE, cards=tuple(top_first), text="discards shuffled into a new stub", secret=True))
+    st.log(Event(EventKind.NOTE, amount=len(top_first), text=f"the stub ran out: {len(top_first)} discards form a new stub"))
 
 
 def take_cards(st: State, count: int, seat: int = -1) -> list[int]:
@@ -151,7 +125,7 @@ def take_cards(st: State, count: int, seat: int = -1) -> list[int]:
         card = st.deal_card()
         cards.append(card)
         if seat >= 0:
-            st.log(Event("deal", seat=seat, cards=(card,), up=False))
+            st.log(Event(EventKind.DEAL, seat=seat, cards=(card,), up=False))
     return cards
 
 
@@ -198,21 +172,23 @@ def draw_text(count: int) -> str:
 
 
 # ------------------------------------------------------------------- steps
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NewDeal(Step):
     """Start a deal: truncate at ``max_deals``, shuffle, antes, five cards each.
 
-    Antes: everyone on the first deal; later, the seats in ``extra["ante_due"]`` (those
-    who folded the previous deal). Cards go one at a time clockwise from the seat left
-    of the button; each hand is then sorted (deuce first, ace last) so that discard
+    Antes: everyone on the first deal; later, the seats in ``ante_due`` (those who
+    folded the previous deal). Cards go one at a time clockwise from the seat left of
+    the button; each hand is then sorted (deuce first, ace last) so that discard
     positions mean the same thing in every hand.
     """
 
+    ante: int
+    max_deals: int
     contested_only = False
 
     def start(self, st: State) -> None:
-        deal = st.extra.get("deal", 0) + 1
-        if deal > st.game.options.max_deals:
+        deal = st.family.deal + 1
+        if deal > self.max_deals:
             _truncate(st)
             return
         if deal == 1:
@@ -220,12 +196,13 @@ class NewDeal(Step):
         else:
             _collect_and_shuffle(st)
         _reset_deal(st, deal)
-        st.log(Event("street", text=f"deal {deal}", street=deal))
+        st.log(Event(EventKind.STREET, text=f"deal {deal}", street=deal))
         order = seats_from_left_of_button(st)
-        due = set(st.extra.pop("ante_due", order))
+        due = set(order if st.family.ante_due is None else st.family.ante_due)
+        st.family.ante_due = None
         for seat in order:
             if seat in due:
-                st.log(Event("ante", seat=seat, amount=st.put_in(seat, st.game.options.ante)))
+                st.log(Event(EventKind.ANTE, seat=seat, amount=st.put_in(seat, self.ante)))
         for _ in range(HAND_SIZE):
             for seat in order:
                 st.cards[seat] += take_cards(st, 1, seat)
@@ -238,17 +215,14 @@ def _reset_deal(st: State, deal: int) -> None:
     """Everyone is in again; this deal's public facts start empty."""
     st.unfold_all()
     st.declared = [None] * st.n
-    st.extra.update(
-        deal=deal,
-        phase="stay",
-        stay=[None] * st.n,
-        drawn=[None] * st.n,
-        dummy_drawn=None,
-        dummy_chooser=None,
-        declarations_revealed=False,
-    )
-    st.extra.setdefault("carry", 0)
-    st.extra.setdefault("summaries", [])
+    st.declarations_revealed = False
+    game = st.family
+    game.deal = deal
+    game.phase = "stay"
+    game.stay = [None] * st.n
+    game.drawn = [None] * st.n
+    game.dummy_drawn = None
+    game.dummy_chooser = None
 
 
 def _truncate(st: State) -> None:
@@ -256,25 +230,27 @@ def _truncate(st: State) -> None:
     first seats clockwise from the button) and end the game as truncated."""
     pot = st.pot()
     collect_antes(st)
-    st.log(Event("note", amount=pot, text=f"max_deals reached: the pot of {pot} is returned in equal shares"))
+    st.log(Event(EventKind.NOTE, amount=pot, text=f"max_deals reached: the pot of {pot} is returned in equal shares"))
     for seat, chips in split_evenly(st, pot, range(st.n)):
         take_from_pot(st, seat, chips)
-        st.log(Event("award", seat=seat, amount=chips, text="an equal share of the pot returned (truncated)"))
+        st.log(Event(EventKind.AWARD, seat=seat, amount=chips, text="an equal share of the pot returned (truncated)"))
     st.truncated = True
     end_game(st)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class StayRound(Step):
     """Each seat in turn from the left of the button stays (60) or folds (0), seeing the
     earlier choices. Then: nobody stays, the pot carries and everyone antes again; one
     stays and takes the pot; two stay and split it (``two_stay="split"``); otherwise
     the deal goes on to the draw."""
 
+    two_stay: str
+    draws: bool  # the game has a draw (max_draw > 0)
     contested_only = False
 
     def actor(self, st: State) -> int | None:
-        stay = st.extra["stay"]
+        stay = st.family.stay
         return next((s for s in seats_from_left_of_button(st) if stay[s] is None), None)
 
     def legal(self, st: State) -> list[int]:
@@ -284,99 +260,102 @@ class StayRound(Step):
         seat = self.actor(st)
         assert seat is not None
         stays = action == STAY
-        st.extra["stay"][seat] = stays
+        st.family.stay[seat] = stays
         if not stays:
             st.fold(seat)
-        st.log(Event("stay", seat=seat, action=action, text="stays" if stays else "folds"))
+        text, verb = ("stays", Verb.STAY) if stays else ("folds", Verb.FOLD)
+        st.log(Event(EventKind.STAY, seat=seat, action=action, text=text, verb=verb))
 
     def finish(self, st: State) -> int | None:
         collect_antes(st)
-        stayers = [s for s in seats_from_left_of_button(st) if st.extra["stay"][s]]
+        stayers = [s for s in seats_from_left_of_button(st) if st.family.stay[s]]
         pot = st.pot()
         if not stayers:
-            st.log(Event("note", amount=pot, text=f"nobody stays: the pot of {pot} carries, everyone antes again"))
-            st.extra["ante_due"] = list(range(st.n))
+            text = f"nobody stays: the pot of {pot} carries, everyone antes again"
+            st.log(Event(EventKind.NOTE, amount=pot, text=text))
+            st.family.ante_due = list(range(st.n))
             return 0
         if len(stayers) == 1:
             take_from_pot(st, stayers[0], pot)
-            st.log(Event("award", seat=stayers[0], amount=pot, text="the pot: the only player to stay"))
+            st.log(Event(EventKind.AWARD, seat=stayers[0], amount=pot, text="the pot: the only player to stay"))
             end_game(st)
-        elif len(stayers) == 2 and st.game.options.two_stay == "split":
+        elif len(stayers) == 2 and self.two_stay == "split":
             for seat, chips in split_evenly(st, pot, stayers):
                 take_from_pot(st, seat, chips)
-                st.log(Event("award", seat=seat, amount=chips, text="half of the pot: two players stayed"))
+                st.log(Event(EventKind.AWARD, seat=seat, amount=chips, text="half of the pot: two players stayed"))
             end_game(st)
         else:
-            st.extra["phase"] = "draw" if st.game.options.max_draw > 0 else "declare"
+            st.family.phase = "draw" if self.draws else "declare"
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DrawRound(Step):
     """Each stayer in turn from the left of the button discards a set of cards (32
     actions over the five sorted positions, masked to ``max_draw`` / ``ace_draw``) and
     draws as many. Skipped when ``max_draw`` is 0 (Cowpattie)."""
 
+    max_draw: int
+    ace_draw: int | None
     contested_only = False
 
     def start(self, st: State) -> None:
-        if st.game.options.max_draw > 0:
-            st.log(Event("street", text="draw"))
+        if self.max_draw > 0:
+            st.log(Event(EventKind.STREET, text="draw"))
 
     def actor(self, st: State) -> int | None:
-        if st.game.options.max_draw == 0:
+        if self.max_draw == 0:
             return None
-        drawn = st.extra["drawn"]
+        drawn = st.family.drawn
         return next((s for s in seats_from_left_of_button(st) if not st.folded[s] and drawn[s] is None), None)
 
     def legal(self, st: State) -> list[int]:
         seat = self.actor(st)
         assert seat is not None
-        options = st.game.options
-        return draw_actions(st.cards[seat], options.max_draw, options.ace_draw)
+        return draw_actions(st.cards[seat], self.max_draw, self.ace_draw)
 
     def apply(self, st: State, action: int) -> None:
         seat = self.actor(st)
         assert seat is not None
         count = (action - DRAW_BASE).bit_count()
-        st.extra["drawn"][seat] = count
+        st.family.drawn[seat] = count
         # Public: how many cards. Which positions (the action) stays in the secret event.
-        st.log(Event("draw", seat=seat, amount=count, text=draw_text(count)))
+        st.log(Event(EventKind.DRAW, seat=seat, amount=count, text=draw_text(count), verb=Verb.DRAW))
         if count:
             kept, discards = split_hand(st.cards[seat], action)
             text = f"discards {format_cards(discards)}"
-            st.log(Event("draw", seat=seat, action=action, cards=tuple(discards), text=text, secret=True))
+            st.log(Event(EventKind.DRAW, seat=seat, action=action, cards=tuple(discards), text=text, secret=True))
             st.cards[seat] = replace_discards(st, kept, discards, seat)
 
     def finish(self, st: State) -> int | None:
-        st.extra["phase"] = "declare"
+        st.family.phase = "declare"
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DummyDraw(Step):
     """The first folded seat clockwise from the button chooses the dummy's discards
     under the players' draw rules (Cowboy, Cowgirl; nobody when ``max_draw`` is 0)."""
 
+    max_draw: int
+    ace_draw: int | None
     contested_only = False
 
     def actor(self, st: State) -> int | None:
-        ex = st.extra
-        chooser = ex.get("dummy_chooser")
-        return chooser if chooser is not None and ex["dummy_drawn"] is None else None
+        game = st.family
+        return game.dummy_chooser if game.dummy_chooser is not None and game.dummy_drawn is None else None
 
     def legal(self, st: State) -> list[int]:
-        options = st.game.options
-        return draw_actions(st.piles[DUMMY], options.max_draw, options.ace_draw)
+        return draw_actions(st.piles[DUMMY], self.max_draw, self.ace_draw)
 
     def apply(self, st: State, action: int) -> None:
-        seat = st.extra["dummy_chooser"]
+        seat = st.family.dummy_chooser
         count = (action - DRAW_BASE).bit_count()
-        st.extra["dummy_drawn"] = count
-        st.log(Event("dummy", seat=seat, amount=count, text=f"{draw_text(count)} for the dummy"))
+        st.family.dummy_drawn = count
+        st.log(Event(EventKind.DUMMY, seat=seat, amount=count, text=f"{draw_text(count)} for the dummy"))
         if count:
             kept, discards = split_hand(st.piles[DUMMY], action)
             hand = replace_discards(st, kept, discards, -1)
             st.piles[DUMMY] = hand
             text = f"discards {format_cards(discards)} from the dummy, which now holds {format_cards(hand)}"
-            st.log(Event("dummy", seat=seat, action=action, cards=tuple(discards), text=text, secret=True))
+            st.log(Event(EventKind.DUMMY, seat=seat, action=action, cards=tuple(discards), text=text, secret=True))

@@ -17,34 +17,26 @@ from dataclasses import dataclass
 
 from envs.engine.actions import HIGH, LOW
 from envs.engine.cards import format_cards
-from envs.engine.events import Event
+from envs.engine.events import Event, EventKind
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
 from envs.engine.pots import divide, share_winners
 from envs.engine.state import State, Step
 from envs.engine.steps import seats_from_left_of_button
-from envs.variants.cowboy_deal import (
-    DUMMY,
-    HAND_SIZE,
-    DealSummary,
-    end_game,
-    pay_into_pot,
-    split_evenly,
-    take_cards,
-    take_from_pot,
-)
+from envs.variants.cowboy.deal import DUMMY, HAND_SIZE, end_game, pay_into_pot, split_evenly, take_cards, take_from_pot
+from envs.variants.cowboy.state import DealSummary, ShowdownResult
 
 SHARE_NAMES = ("high", "low")  # share 0 is high (it takes the odd chip), share 1 low
 DIRECTIONS = (HIGH, LOW)
 
 
-def low_floor(st: State) -> int:
+def low_floor(low_rule: str) -> int:
     """Smallest low value that counts: 0 for ``low_rule="a5"``, 8-7-6-5-4 for ``"a5_8"``."""
-    return low_threshold(8) if st.game.options.low_rule == "a5_8" else 0
+    return low_threshold(8) if low_rule == "a5_8" else 0
 
 
-def hand_values(st: State, hand: Sequence[int]) -> tuple[int, int]:
-    """(high, low) strength of a five-card hand; low 0 = no qualifying low."""
-    return high_value(hand), low_value(hand, low_floor(st))
+def hand_values(hand: Sequence[int], floor: int) -> tuple[int, int]:
+    """(high, low) strength of a five-card hand; low 0 = no qualifying low (below ``floor``)."""
+    return high_value(hand), low_value(hand, floor)
 
 
 def _describe(share: int, value: int) -> str:
@@ -55,26 +47,30 @@ def _stayers(st: State) -> list[int]:
     return [s for s in seats_from_left_of_button(st) if not st.folded[s]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CowboyShowdown(Step):
     """Show the stayers' hands and find the share winners; deal the dummy when a seat
     folded and the game goes on (``dummy``). Chips move in :class:`Settle`."""
 
+    swing_rule: str
+    low_floor: int
+    dummy: bool
+    draws: bool  # the game has a draw: a folded seat chooses the dummy's
     contested_only = False
 
     def start(self, st: State) -> None:
         stayers = _stayers(st)
-        st.log(Event("street", text="showdown"))
+        st.log(Event(EventKind.STREET, text="showdown"))
         values: list[list[int]] = [[0] * st.n, [0] * st.n]
         for seat in stayers:
             hand = st.cards[seat]
-            st.log(Event("show", seat=seat, cards=tuple(hand), text=format_cards(hand)))
-            values[0][seat], values[1][seat] = hand_values(st, hand)
-        winners = share_winners(stayers, values, DIRECTIONS, st.declared, st.game.options.swing_rule)
-        st.extra["showdown"] = {"pot": st.pot(), "winners": winners, "values": values}
-        st.extra["summaries"].append(
+            st.log(Event(EventKind.SHOW, seat=seat, cards=tuple(hand), text=format_cards(hand)))
+            values[0][seat], values[1][seat] = hand_values(hand, self.low_floor)
+        winners = share_winners(stayers, values, DIRECTIONS, st.declared, self.swing_rule)
+        st.family.showdown = ShowdownResult(pot=st.pot(), winners=winners, values=values)
+        st.family.summaries.append(
             DealSummary(
-                deal=st.extra["deal"],
+                deal=st.family.deal,
                 shown=tuple(tuple(st.cards[s]) if not st.folded[s] else () for s in range(st.n)),
                 declared=tuple(st.declared),
                 won=tuple((s in winners[0], s in winners[1]) for s in range(st.n)),
@@ -82,26 +78,28 @@ class CowboyShowdown(Step):
             )
         )
         final = len(stayers) == 2  # two_stay="showdown": the game ends with this deal
-        if st.game.options.dummy and len(stayers) < st.n and not final:
-            _deal_dummy(st)
+        if self.dummy and len(stayers) < st.n and not final:
+            _deal_dummy(st, self.draws)
 
 
-def _deal_dummy(st: State) -> None:
+def _deal_dummy(st: State, draws: bool) -> None:
     """Five cards to the dummy; the first folded seat clockwise from the button chooses
     its draw when the game has one (it alone sees the dummy until it is shown)."""
     hand = sorted(take_cards(st, HAND_SIZE))
     st.piles[DUMMY] = hand
     folded = [s for s in seats_from_left_of_button(st) if st.folded[s]]
-    chooser = folded[0] if st.game.options.max_draw > 0 else None
-    st.extra.update(dummy_chooser=chooser, phase="dummy")
-    st.log(Event("street", text="dummy hand"))
+    chooser = folded[0] if draws else None
+    st.family.dummy_chooser = chooser
+    st.family.phase = "dummy"
+    st.log(Event(EventKind.STREET, text="dummy hand"))
     owner = -1 if chooser is None else chooser
-    st.log(Event("dummy", seat=owner, cards=tuple(hand), text=f"the dummy is dealt {format_cards(hand)}", secret=True))
+    text = f"the dummy is dealt {format_cards(hand)}"
+    st.log(Event(EventKind.DUMMY, seat=owner, cards=tuple(hand), text=text, secret=True))
     if chooser is not None:
-        st.log(Event("dummy", seat=chooser, text="chooses the dummy's draw for the folded players"))
+        st.log(Event(EventKind.DUMMY, seat=chooser, text="chooses the dummy's draw for the folded players"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Settle(Step):
     """Pay the shares, except those of winners the dummy beats; every stayer who won
     nothing (or was beaten by the dummy) pays the pot at the showdown (capped by
@@ -109,51 +107,55 @@ class Settle(Step):
     the folded players ante into. With exactly two stayers (``two_stay="showdown"``)
     nobody pays and the game ends."""
 
+    match_cap: int | None
+    low_floor: int
     contested_only = False
 
     def start(self, st: State) -> None:
-        showdown = st.extra.pop("showdown")
-        pot, winners, values = showdown["pot"], showdown["winners"], showdown["values"]
+        showdown = st.family.showdown
+        assert showdown is not None
+        st.family.showdown = None
+        pot, winners, values = showdown.pot, showdown.winners, showdown.values
         stayers = _stayers(st)
         final = len(stayers) == 2
-        beaten = _dummy_beats(st, winners, values)
+        beaten = _dummy_beats(st, winners, values, self.low_floor)
         _pay_shares(st, pot, winners, values, beaten, stayers if final else [])
         if final:
             end_game(st)
             return
         losers = [s for s in stayers if s in beaten or not any(s in w for w in winners)]
-        cap = st.game.options.match_cap
-        match = pot if cap is None else min(pot, cap)
+        match = pot if self.match_cap is None else min(pot, self.match_cap)
         paid = [0] * st.n
         for seat in losers:
             pay_into_pot(st, seat, match)
             paid[seat] = match
-            st.log(Event("note", seat=seat, amount=match, text=f"pays {match} to match the pot"))
-        summaries = st.extra["summaries"]
+            st.log(Event(EventKind.NOTE, seat=seat, amount=match, text=f"pays {match} to match the pot"))
+        summaries = st.family.summaries
         summaries[-1] = dataclasses.replace(summaries[-1], paid=tuple(paid), dummy=tuple(st.piles.get(DUMMY, ())))
-        st.extra["ante_due"] = [s for s in range(st.n) if st.folded[s]]
-        st.log(Event("note", amount=st.pot(), text=f"the pot for deal {st.extra['deal'] + 1} holds {st.pot()}"))
+        st.family.ante_due = [s for s in range(st.n) if st.folded[s]]
+        text = f"the pot for deal {st.family.deal + 1} holds {st.pot()}"
+        st.log(Event(EventKind.NOTE, amount=st.pot(), text=text))
 
     def finish(self, st: State) -> int | None:
         return 0  # the next deal
 
 
-def _dummy_beats(st: State, winners: list[list[int]], values: list[list[int]]) -> set[int]:
+def _dummy_beats(st: State, winners: list[list[int]], values: list[list[int]], floor: int) -> set[int]:
     """Show the dummy and return the share winners whose hand it beats (strictly) in the
     direction they won; a both-way winner beaten either way is beaten."""
     hand = st.piles.get(DUMMY)
     if not hand:
         return set()
-    dummy = hand_values(st, hand)
+    dummy = hand_values(hand, floor)
     text = f"the dummy shows {format_cards(hand)}: {describe_high(dummy[0])}, low {describe_low(dummy[1])}"
-    st.log(Event("dummy", cards=tuple(hand), text=text))
+    st.log(Event(EventKind.DUMMY, cards=tuple(hand), text=text))
     beaten: set[int] = set()
     for share, seats in enumerate(winners):
         for seat in seats:
             if dummy[share] > values[share][seat]:
                 beaten.add(seat)
                 what = f"{SHARE_NAMES[share]} ({_describe(share, values[share][seat])})"
-                st.log(Event("dummy", seat=seat, text=f"the dummy beats its {what}: it wins nothing and pays"))
+                st.log(Event(EventKind.DUMMY, seat=seat, text=f"the dummy beats its {what}: it wins nothing and pays"))
     return beaten
 
 
@@ -172,7 +174,7 @@ def _pay_shares(
     awards = divide(pot, winners, [key, key])
     if not awards:
         note = "no declaration wins: the pot stays" if not chop_among else "no declaration wins: the pot is split"
-        st.log(Event("note", amount=pot, text=note))
+        st.log(Event(EventKind.NOTE, amount=pot, text=note))
         if chop_among:
             awards = [(-1, seat, chips) for seat, chips in split_evenly(st, pot, chop_among)]
     halves = len({share for share, _, _ in awards}) > 1
@@ -183,7 +185,7 @@ def _pay_shares(
             label = f"{SHARE_NAMES[share]} half of the pot" if halves else "the whole pot"
             what = f"{label} with {_describe(share, values[share][seat])}"
         if seat in beaten:
-            st.log(Event("note", seat=seat, amount=chips, text=f"would win {chips} ({what}): it stays in the pot"))
+            st.log(Event(EventKind.NOTE, seat=seat, amount=chips, text=f"would win {chips} ({what}): it stays in the pot"))
             continue
         take_from_pot(st, seat, chips)
-        st.log(Event("award", seat=seat, amount=chips, text=what))
+        st.log(Event(EventKind.AWARD, seat=seat, amount=chips, text=what))

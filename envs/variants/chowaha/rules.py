@@ -41,10 +41,10 @@ Rewards are in big blinds.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-import operator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -52,7 +52,7 @@ import numpy as np
 from envs.engine.actions import BETTING_ACTIONS, HIGH, LOW, action_names, fraction_name
 from envs.engine.betting import LIMIT, NO_LIMIT, POT_LIMIT, BetRules, Betting
 from envs.engine.cards import NUM_CARDS, format_cards
-from envs.engine.events import Event
+from envs.engine.events import Event, EventKind
 from envs.engine.hands import NO_LOW, best_board_hands, describe_high, describe_low
 from envs.engine.options import (
     DEFAULT_STACK,
@@ -66,9 +66,8 @@ from envs.engine.options import (
 from envs.engine.pots import Share
 from envs.engine.state import State, Step
 from envs.engine.steps import Ante, Showdown, seats_from_left_of_button
-from envs.variants.base import Program, Variant
+from envs.engine.variant import AFTER_BIG_BLIND, AFTER_BUTTON, BIG, SMALL, PotShare, Program, Street, Variant
 
-STREET_NAMES = ("preflop", "flop", "turn", "river")
 LAYOUT = (
     *(f"{row} flop {i}" for row in ("top", "middle", "bottom") for i in (1, 2, 3)),
     "upper turn",
@@ -76,7 +75,14 @@ LAYOUT = (
     "river",
 )
 LAYOUT_SIZE = len(LAYOUT)  # 12
-TURNED = ((), tuple(range(9)), (9, 10), (11,))  # layout positions turned before each round
+STREETS = (
+    Street(label="preflop", bet=SMALL, opener=AFTER_BIG_BLIND),
+    Street(label="flop", community=LAYOUT[:9], bet=SMALL, opener=AFTER_BUTTON),
+    Street(label="turn", community=LAYOUT[9:11], bet=BIG, opener=AFTER_BUTTON),
+    Street(label="river", community=LAYOUT[11:], bet=BIG, opener=AFTER_BUTTON),
+)
+STREET_NAMES = tuple(s.label for s in STREETS)
+# the five layout positions of each board (top flop + upper turn + river, ...)
 BOARDS = ((0, 1, 2, 9, 11), (3, 4, 5, 9, 11), (3, 4, 5, 10, 11), (6, 7, 8, 10, 11))
 HOLE_CHOICES = (2, 4)
 BETTING_CHOICES = (LIMIT, POT_LIMIT, NO_LIMIT)
@@ -151,7 +157,9 @@ class ChowahaOptions:
     def bet_rules(self) -> BetRules:
         """The betting structure these options describe."""
         sizes = self.bet_sizes if self.betting != LIMIT else ()
-        return BetRules(self.betting, self.raise_cap, self.cap_heads_up, None, sizes)
+        return BetRules(
+            structure=self.betting, raise_cap=self.raise_cap, cap_heads_up=self.cap_heads_up, bet_sizes=sizes
+        )
 
 
 def _check_chips(name: str, value: Any) -> None:
@@ -214,33 +222,38 @@ def check_players(options: ChowahaOptions, num_players: int) -> None:
 
 
 # ------------------------------------------------------------------ dealing
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DealHoleCards(Step):
     """Hole cards face down, one at a time clockwise from the seat left of the button."""
 
+    label: str
+    count: int  # hole cards per player
+
     def start(self, st: State) -> None:
-        st.log(Event("street", text=STREET_NAMES[0], street=0))
+        st.log(Event(EventKind.STREET, text=self.label, street=0))
         order = seats_from_left_of_button(st)
-        for _ in range(hole_count(st.game.options, st.n)):
+        for _ in range(self.count):
             for seat in order:
                 card = st.deal_card()
                 st.cards[seat].append(card)
                 st.up[seat].append(False)
-                st.log(Event("deal", seat=seat, cards=(card,), up=False, street=0))
+                st.log(Event(EventKind.DEAL, seat=seat, cards=(card,), up=False, street=0))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TurnLayout(Step):
     """Turn the round's layout positions face up; each event names its position."""
 
     street: int
+    label: str
+    positions: tuple[str, ...]
 
     def start(self, st: State) -> None:
-        st.log(Event("street", text=STREET_NAMES[self.street], street=self.street))
-        for position in TURNED[self.street]:
+        st.log(Event(EventKind.STREET, text=self.label, street=self.street))
+        for position in self.positions:
             card = st.deal_card()
             st.community.append(card)
-            st.log(Event("community", cards=(card,), up=True, text=LAYOUT[position], street=self.street))
+            st.log(Event(EventKind.COMMUNITY, cards=(card,), up=True, text=position, street=self.street))
 
 
 # ------------------------------------------------------------------ betting
@@ -251,15 +264,14 @@ def blind_seats(st: State) -> tuple[int, int]:
     return (st.button + 1) % st.n, (st.button + 2) % st.n
 
 
-def post_blinds(st: State) -> None:
+def post_blinds(st: State, small_blind: int, big_blind: int) -> None:
     """Post both blinds as this round's first contributions; the big blind is the
     round's first (full) bet, so the limit cap counts it and raises build on it."""
-    options = st.game.options
     small, big = blind_seats(st)
-    for seat, amount, name in ((small, options.small_blind, "small blind"), (big, options.big_blind, "big blind")):
+    for seat, amount, name in ((small, small_blind, "small blind"), (big, big_blind, "big blind")):
         paid = st.put_in(seat, amount)
         st.contrib[seat] += paid
-        st.log(Event("blind", seat=seat, amount=paid, text=name, street=0))
+        st.log(Event(EventKind.BLIND, seat=seat, amount=paid, text=name, street=0))
     st.current_bet = max(st.contrib)
     st.bets = 1
 
@@ -274,32 +286,31 @@ def first_after_flop(st: State) -> int:
     return (st.button + 1) % st.n
 
 
-def small_bet(st: State) -> int:
-    """The big blind: limit small bet, pot- and no-limit minimum bet."""
-    return int(st.game.options.big_blind)
+OPENERS = {AFTER_BIG_BLIND: first_preflop, AFTER_BUTTON: first_after_flop}
 
 
-def big_bet(st: State) -> int:
-    """Limit big bet (last two rounds): twice the big blind; big-bet games keep the blind."""
-    options = st.game.options
-    return int(options.big_blind * (2 if options.betting == LIMIT else 1))
+def bet_unit(options: ChowahaOptions, bet: str) -> int:
+    """The round's bet: the big blind (limit small bet, big-bet games' minimum bet), or
+    twice it (limit big bet on the last two rounds)."""
+    return options.big_blind * (2 if bet == BIG and options.betting == LIMIT else 1)
 
 
-def betting_rounds(options: ChowahaOptions) -> list[Step]:
+def betting_rounds(options: ChowahaOptions, streets: tuple[Street, ...], num_players: int) -> list[Step]:
     """Hole cards, blinds and four rounds, each after its part of the layout."""
     rules = options.bet_rules()
-    steps: list[Step] = [DealHoleCards()]
-    for street, label in enumerate(STREET_NAMES):
-        if street:
-            steps.append(TurnLayout(street))
+    blinds = functools.partial(post_blinds, small_blind=options.small_blind, big_blind=options.big_blind)
+    steps: list[Step] = [DealHoleCards(label=streets[0].label, count=hole_count(options, num_players))]
+    for index, street in enumerate(streets):
+        if street.community:
+            steps.append(TurnLayout(street=index, label=street.label, positions=street.community))
         steps.append(
             Betting(
-                street,
-                label,
-                small_bet if street < 2 else big_bet,
-                first_preflop if street == 0 else first_after_flop,
-                rules,
-                forced=post_blinds if street == 0 else None,
+                street=index,
+                label=street.label,
+                unit=bet_unit(options, street.bet),
+                opener=OPENERS[street.opener],
+                rules=rules,
+                forced=blinds if index == 0 else None,
             )
         )
     return steps
@@ -317,14 +328,21 @@ class BestHands(NamedTuple):
     low_cards: tuple[int, ...]
 
 
+@dataclass
+class ChowahaState:
+    """Chowaha's own state: every live seat's best hands, computed once per showdown."""
+
+    best_hands: dict[int, BestHands] | None = None
+
+
 def boards(st: State) -> np.ndarray:
     """The four five-card boards of a complete layout, shape (4, 5)."""
     return np.asarray(st.community)[np.asarray(BOARDS)]
 
 
 def best_hands(st: State) -> dict[int, BestHands]:
-    """Every live seat's best hands, computed once per showdown (cached in ``extra``)."""
-    cached: dict[int, BestHands] | None = st.extra.get("best_hands")
+    """Every live seat's best hands, computed once per showdown (kept in the family state)."""
+    cached: dict[int, BestHands] | None = st.family.best_hands
     if cached is None:
         live = st.live()
         r = best_board_hands(np.asarray([st.cards[s] for s in live]), boards(st), validate=False)
@@ -339,7 +357,7 @@ def best_hands(st: State) -> dict[int, BestHands]:
             )
             for i, seat in enumerate(live)
         }
-        st.extra["best_hands"] = cached
+        st.family.best_hands = cached
     return cached
 
 
@@ -357,24 +375,38 @@ def button_order(st: State, seat: int) -> int:
     return (seat - st.button - 1) % st.n
 
 
-def shares(st: State) -> tuple[Share, ...]:
+def _high(st: State, seat: int) -> int:
+    return best_hands(st)[seat].high
+
+
+def _low(st: State, seat: int) -> int:
+    return best_hands(st)[seat].low
+
+
+HIGH_SHARE = Share(name="high", value=_high, tie_order=button_order, direction=HIGH)
+LOW_SHARE = Share(name="low", value=_low, tie_order=button_order, direction=LOW)
+
+
+def shares(st: State, hi_lo: bool) -> tuple[Share, ...]:
     """High (and eight-or-better low) from each seat's best two-plus-three hands.
 
     Called once when the showdown starts, after the hands are shown; it evaluates
     every live hand and notes each one's best high and low in the history.
     """
-    hi_lo = st.game.options.hi_lo
     best = best_hands(st)
     for seat in seats_from_left_of_button(st):
         if seat in best:
             text = "high: " + describe_hand(best[seat], False)
             if hi_lo:
                 text += "; low: " + describe_hand(best[seat], True)
-            st.log(Event("note", seat=seat, text=text, street=len(STREET_NAMES) - 1))
-    high = Share("high", lambda st, s: best_hands(st)[s].high, button_order, HIGH)
-    if not hi_lo:
-        return (high,)
-    return high, Share("low", lambda st, s: best_hands(st)[s].low, button_order, LOW)
+            st.log(Event(EventKind.NOTE, seat=seat, text=text, street=st.street))
+    return (HIGH_SHARE, LOW_SHARE) if hi_lo else (HIGH_SHARE,)
+
+
+def pot_shares(options: ChowahaOptions) -> tuple[PotShare, ...]:
+    """High, and (``hi_lo``) the eight-or-better low."""
+    high = PotShare(name="high", hand="high")
+    return (high, PotShare(name="low", hand="low", qualifier=LOW_QUALIFIER)) if options.hi_lo else (high,)
 
 
 def describe_award(st: State, seat: int, share: int) -> str:
@@ -385,25 +417,9 @@ def describe_award(st: State, seat: int, share: int) -> str:
 # ------------------------------------------------------------------ variant
 def build_chowaha(variant: Variant, num_players: int, options: ChowahaOptions) -> Program:
     """Ante, hole cards, four rounds of blinds/layout and betting, showdown."""
-    steps: list[Step] = [Ante(operator.attrgetter("game.options.ante"))]  # not a lambda: envs pickle
-    steps += betting_rounds(options)
-    steps.append(Showdown(shares=shares, describe=describe_award))
+    steps: list[Step] = [Ante(amount=options.ante)]
+    steps += betting_rounds(options, variant.streets, num_players)
+    steps.append(Showdown(shares=functools.partial(shares, hi_lo=options.hi_lo), describe=describe_award))
     sized = options.betting != LIMIT
     names = action_names(BETTING_ACTIONS, options.bet_sizes if sized else (), all_in=options.betting == NO_LIMIT)
     return Program(tuple(steps), options.big_blind, names)
-
-
-CHOWAHA = Variant(
-    name="chowaha",
-    title="Chowaha",
-    family="chowaha",
-    seats=(2, (NUM_CARDS - LAYOUT_SIZE) // 2),
-    options_cls=ChowahaOptions,
-    option_names=frozenset(f.name for f in fields(ChowahaOptions)),
-    build=build_chowaha,
-    check_players=check_players,
-    rules=(
-        "Two hole cards, three flops, two turns and a river forming four boards; a hand is both hole "
-        "cards plus three cards of one board; high-low eight-or-better, cards speak."
-    ),
-)

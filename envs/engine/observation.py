@@ -24,13 +24,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.engine.events import Event
+from envs.engine.events import DECLARE_VERBS, Event, Verb
 from envs.engine.state import State
-from envs.scaling import LINEAR_UNITS, soft_units
+from envs.engine.scaling import LINEAR_UNITS, soft_units
 
 ACTION_KINDS = ("fold", "check", "call", "bring-in", "bet", "raise")
-_VERB_KIND = {"folds": 0, "checks": 1, "calls": 2, "brings": 3, "completes": 4, "bets": 4, "raises": 5}
+# a betting verb's slot in the history one-hot (a completion is the opening bet)
+_VERB_KIND = {Verb.FOLD: 0, Verb.CHECK: 1, Verb.CALL: 2, Verb.BRING_IN: 3, Verb.COMPLETE: 4, Verb.BET: 4, Verb.RAISE: 5}
 LAPS = 4  # action slots per seat and street; later actions share the last slot
+
+
+@dataclass(frozen=True)
+class CardBlock:
+    """A 52-wide one-hot (or multi-hot) block of cards inside a piece, and the card
+    groups it belongs to (``own``, ``board``, ``up_1``..., ``dummy``, ``board_2``...).
+    Agents read these to build card features without knowing piece names."""
+
+    offset: int  # within the piece
+    groups: tuple[str, ...]
 
 
 @dataclass
@@ -42,12 +53,14 @@ class Piece:
         size: number of floats.
         doc: what the values mean.
         events: event kinds this piece listens to.
+        card_blocks: where the piece holds cards, and which groups they form.
     """
 
     name: str
     size: int
     doc: str
     events: tuple[str, ...] = ()
+    card_blocks: tuple[CardBlock, ...] = ()
     offset: int = field(default=0, init=False)
 
     def reset(self, t: Tracker) -> None:
@@ -144,9 +157,9 @@ class OwnCards(Piece):
     """The viewer's own cards in dealt order: per slot a one-hot card and an up flag."""
 
     def __init__(self, slots: int) -> None:
-        super().__init__(
-            "own_cards", slots * 53, f"{slots} slots in dealt order x (52 one-hot card, 1 face-up flag)", ("deal",)
-        )
+        doc = f"{slots} slots in dealt order x (52 one-hot card, 1 face-up flag)"
+        blocks = tuple(CardBlock(k * 53, ("own",)) for k in range(slots))
+        super().__init__("own_cards", slots * 53, doc, ("deal",), blocks)
 
     def on_event(self, t: Tracker, e: Event) -> None:
         # count the seat's deal events: more cards may have been dealt since this one
@@ -161,7 +174,9 @@ class UpCards(Piece):
     """Face-up cards of the other seats, by relative seat (kept after a fold)."""
 
     def __init__(self, n: int) -> None:
-        super().__init__("up_cards", (n - 1) * 52, f"relative seats 1..{n - 1} x 52: their face-up cards", ("deal",))
+        doc = f"relative seats 1..{n - 1} x 52: their face-up cards"
+        blocks = tuple(CardBlock(k * 52, (f"up_{k + 1}",)) for k in range(n - 1))
+        super().__init__("up_cards", (n - 1) * 52, doc, ("deal",), blocks)
 
     def on_event(self, t: Tracker, e: Event) -> None:
         if not e.up:
@@ -175,9 +190,13 @@ class UpCards(Piece):
 class Community(Piece):
     """Shared face-up cards, one slot per layout position."""
 
-    def __init__(self, slots: int, labels: Sequence[str] = ()) -> None:
+    def __init__(
+        self, slots: int, labels: Sequence[str] = (), groups: Sequence[tuple[str, ...]] | None = None
+    ) -> None:
         doc = f"{slots} positions x 52 one-hot" + (f" ({', '.join(labels)})" if labels else "")
-        super().__init__("community", slots * 52, doc, ("community",))
+        groups = groups if groups is not None else [("board",)] * slots
+        blocks = tuple(CardBlock(k * 52, tuple(g)) for k, g in enumerate(groups))
+        super().__init__("community", slots * 52, doc, ("community",), blocks)
         self.labels = list(labels)
 
     def on_event(self, t: Tracker, e: Event) -> None:
@@ -290,7 +309,7 @@ class History(Piece):
         self.n_seats = n
 
     def on_event(self, t: Tracker, e: Event) -> None:
-        kind = _VERB_KIND.get(e.text.split(" ", 1)[0])
+        kind = _VERB_KIND.get(e.verb)
         if kind is None or e.street < 0:
             return
         key = (e.street, e.seat)
@@ -314,7 +333,7 @@ class Declarations(Piece):
         )
 
     def on_event(self, t: Tracker, e: Event) -> None:
-        choice = e.action - 4
+        choice = DECLARE_VERBS.index(e.verb)
         if e.kind == "declare":  # the declarer knows its own choice at once
             t.set(e.seat, self, choice)
         else:
