@@ -7,10 +7,11 @@ one JSON object per hand with the same facts and ``record``, the fields of
 
     import json
     from envs.engine.history import HandRecord
+    from envs.variants import replay
 
     for line in open("hands.jsonl"):
         row = json.loads(line)
-        state = HandRecord.from_json(json.dumps(row["record"])).replay()  # same payoffs as row["rewards"]
+        state = replay(HandRecord.from_json(json.dumps(row["record"])))  # same payoffs as row["rewards"]
 """
 
 from __future__ import annotations

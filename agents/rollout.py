@@ -57,8 +57,8 @@ from agents.nets import PolicyNet, choose
 from agents.pool import OpponentPool
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, SPLIT_BASE
-from envs.registry import make_raw
 from envs.engine.scaling import soft_limit
+from envs.registry import make_raw
 
 LEARNER = -1  # controller id of the learning policy (pool snapshots have ids >= 0)
 FIRST_BOT = -2  # fixed bot i has controller id FIRST_BOT - i

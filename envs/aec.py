@@ -28,7 +28,7 @@ The engine holds the rules; this class turns its states into PettingZoo's
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,12 +38,13 @@ from pettingzoo import AECEnv
 from envs.engine.cards import format_cards, parse_deck
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord, hand_history
+from envs.engine.observation import Tracker, describe, docs_table
 from envs.engine.options import check_choice, check_seat, check_seed, quoted
 from envs.engine.state import State
-from envs.engine.observation import Tracker, describe, docs_table
 from envs.engine.variant import Variant
 from envs.variants import get_variant, replay
 from envs.view import PublicView, public_view
+
 RENDER_FPS = 2  # one frame per decision; two a second is a pace a person can follow
 
 

@@ -48,13 +48,30 @@ def observation_table(variant: Variant, num_players: int | None = None) -> str:
     return docs_table(variant.pieces(game))
 
 
-def players_text(variant: Variant) -> str:
-    """``2 to 8`` (with Chowaha's note on four hole cards)."""
+def players_text(variant: Variant, dash: str = " to ") -> str:
+    """``2 to 8``; where options lower the most: ``2 to 20 (`hole_cards=4`: up to 10)``."""
     low, high = variant.seats
-    text = f"{low} to {high}" if low != high else str(low)
-    if variant.name == "chowaha":
-        text += " (`hole_cards=4`: up to 10)"
-    return text
+    text = f"{low}{dash}{high}" if low != high else str(low)
+    lower = []
+    for name, value in variant.seat_limits:
+        most = variant.most_players(**{name: value})
+        if most < high:
+            lower.append(f"`{name}={value!r}`: up to {most}")
+    return f"{text} ({'; '.join(lower)})" if lower else text
+
+
+def variant_section(name: str) -> list[str]:
+    """docs/variants.md's section of one variant (markdown)."""
+    variant = get_variant(name)
+    n = sample_players(variant)
+    lines = [f"## {variant.title} (`{variant.env_id}`)", ""]
+    lines += [f"Players: {players_text(variant)}. {variant.summary}", ""]
+    lines += [f"One episode is one {variant.episode}; rewards in {variant.unit_name}.", ""]
+    lines += [textwrap.fill(" ".join(variant.rules.split()), WIDTH), ""]
+    lines += ["Options (defaults after validation):", "", *options_table(variant), ""]
+    lines += [actions_line(variant), ""]
+    lines += [f"Observation layout with {n} players:", "", observation_table(variant, n), ""]
+    return lines
 
 
 def variant_doc(name: str) -> str:
@@ -67,7 +84,8 @@ def variant_doc(name: str) -> str:
         "",
         variant.summary,
         "",
-        f"Players: {players_text(variant)}. One episode is one {variant.episode}; rewards in {variant.unit_name}.",
+        f"Players: {players_text(variant).replace('`', '``')}. "
+        f"One episode is one {variant.episode}; rewards in {variant.unit_name}.",
         "",
         "Rules:",
         "",

@@ -92,6 +92,9 @@ def module_doc(name: str) -> str:
 
 
 def install() -> None:
-    """Put the finder on ``sys.meta_path`` once (``import envs`` does this)."""
+    """Put the finder first on ``sys.meta_path``, once (``import envs`` does this). First,
+    so that a stale ``envs/stud_v0.py`` of an older install (an editable install's own
+    finder would find it) never shadows the generated module; it answers every other
+    name with a cheap pattern match."""
     if not any(isinstance(f, VersionedModules) for f in sys.meta_path):
-        sys.meta_path.append(VersionedModules())
+        sys.meta_path.insert(0, VersionedModules())

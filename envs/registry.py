@@ -10,7 +10,6 @@ Nothing here is a table to extend: a variant added to the registry is an environ
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 

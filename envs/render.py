@@ -264,8 +264,9 @@ def _draw_middle(image: Image.Image, draw: ImageDraw.ImageDraw, st: State) -> No
 
 def _draw_header(draw: ImageDraw.ImageDraw, st: State, viewer: int | None, title: str) -> None:
     street = st.street_label
-    if "deal" in st.extra:  # the Cowboy family: one game of many deals
-        street = f"deal {st.extra['deal']}" + (f", {st.extra['phase']}" if st.extra.get("phase") else "")
+    if st.game.variant.episode == "game":  # the Cowboy family: one game of many deals
+        game = st.family
+        street = f"deal {game.deal}" + (f", {game.phase}" if game.phase else "")
     street = "hand over" if st.is_over else street
     draw.text((10, 8), title or st.game.variant.title, fill=TEXT, font=font(14, bold=True))
     draw.text((10, 28), street, fill=DIM_TEXT, font=font(12))

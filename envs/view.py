@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,24 +105,6 @@ def _visible(e: Event, seat: int) -> Event | None:
     return e
 
 
-def _cowboy_extra(st: State, seat: int) -> dict[str, Any]:
-    x = st.extra
-    out: dict[str, Any] = {
-        "deal": x.get("deal", 0),
-        "phase": x.get("phase", ""),
-        "stayed": tuple(x.get("stay", ())),
-        "drawn": tuple(x.get("drawn", ())),
-        "net": tuple(st.stack[s] - st.start_stack[s] for s in range(st.n)),
-        "summaries": tuple(x.get("summaries", ())),
-    }
-    if x.get("dummy_chooser") == seat and "dummy" in st.piles:
-        out["dummy_cards"] = tuple(st.piles["dummy"])
-    return out
-
-
-FAMILY_EXTRAS: dict[str, Callable[[State, int], dict[str, Any]]] = {"cowboy": _cowboy_extra}
-
-
 def public_view(st: State, seat: int, legal_names: tuple[str, ...] | None = None) -> PublicView:
     """Everything ``seat`` may know now."""
     game = st.game
@@ -131,8 +112,8 @@ def public_view(st: State, seat: int, legal_names: tuple[str, ...] | None = None
     names = legal_names if legal_names is not None else tuple(game.action_names[a] for a in legal)
     up_cards = tuple(tuple(c for c, u in zip(st.cards[s], st.up[s], strict=True) if u) for s in range(st.n))
     labels = tuple(e.text for e in st.events if e.kind == "community")
-    family_extra = FAMILY_EXTRAS.get(game.variant.family)
-    extra = family_extra(st, seat) if family_extra is not None else {}
+    view_extras = game.variant.view_extras
+    extra = view_extras(st, seat) if view_extras is not None else {}
     return PublicView(
         variant=game.name,
         num_players=st.n,

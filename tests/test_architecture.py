@@ -104,9 +104,9 @@ def _violations() -> list[str]:
             where = f"{path.relative_to(ROOT)}:{line}"
             theirs = layer_of(target)
             if theirs is None:
-                if own[0] == "engine" and top != "__future__" and top not in sys.stdlib_module_names:
-                    if top not in ENGINE_THIRD_PARTY:
-                        out.append(f"{where}: the engine imports {target} (only stdlib and numpy are allowed)")
+                allowed = top == "__future__" or top in sys.stdlib_module_names or top in ENGINE_THIRD_PARTY
+                if own[0] == "engine" and not allowed:
+                    out.append(f"{where}: the engine imports {target} (only stdlib and numpy are allowed)")
                 continue
             if theirs[1] > own[1]:
                 out.append(f"{where}: {own[0]} module {module} imports {theirs[0]} module {target} (upward)")
@@ -144,7 +144,7 @@ def test_no_import_cycles() -> None:
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                cycle = stack[stack.index(nxt) :] + [nxt]
+                cycle = [*stack[stack.index(nxt) :], nxt]
                 if not _is_package_reexport(cycle):
                     cycles.append(cycle)
             elif state.get(nxt) is None:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from envs.engine.events import DECLARE_VERBS, Event, Verb
-from envs.engine.state import State
 from envs.engine.scaling import LINEAR_UNITS, soft_units
+from envs.engine.state import State
 
 ACTION_KINDS = ("fold", "check", "call", "bring-in", "bet", "raise")
 # a betting verb's slot in the history one-hot (a completion is the opening bet)
@@ -190,9 +190,7 @@ class UpCards(Piece):
 class Community(Piece):
     """Shared face-up cards, one slot per layout position."""
 
-    def __init__(
-        self, slots: int, labels: Sequence[str] = (), groups: Sequence[tuple[str, ...]] | None = None
-    ) -> None:
+    def __init__(self, slots: int, labels: Sequence[str] = (), groups: Sequence[tuple[str, ...]] | None = None) -> None:
         doc = f"{slots} positions x 52 one-hot" + (f" ({', '.join(labels)})" if labels else "")
         groups = groups if groups is not None else [("board",)] * slots
         blocks = tuple(CardBlock(k * 52, tuple(g)) for k, g in enumerate(groups))

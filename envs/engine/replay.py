@@ -18,7 +18,7 @@ The checks, in order (the first disagreement raises, naming it exactly):
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -131,6 +131,11 @@ def _generator(state: dict[str, Any]) -> np.random.Generator:
 
 
 def _start(record: HandRecord, game: Game) -> State:
+    if sorted(record.deck) != sorted(game.deck):
+        raise RecordFormatError(
+            f"deck: {len(record.deck)} cards; a record holds the game's whole deck of {len(game.deck)} cards, top "
+            "first (a stacked deck's chosen cards come first and 'stacked' counts them)"
+        )
     rng = _generator(record.rng_state)
     if record.version == 1:  # rng_state is after the shuffle: the whole deck is given
         return game.new_state(rng, button=record.button, deck=record.deck)

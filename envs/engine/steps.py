@@ -61,8 +61,8 @@ class Declare(Step):
         for seat in st.declare_order:
             choice = st.declared[seat]
             assert choice is not None
-            text = DECLARATION_NAMES[choice]
-            st.log(Event(EventKind.REVEAL, seat=seat, action=DECLARE_LOW + choice, text=text, verb=DECLARE_VERBS[choice]))
+            action, text, verb = DECLARE_LOW + choice, DECLARATION_NAMES[choice], DECLARE_VERBS[choice]
+            st.log(Event(EventKind.REVEAL, seat=seat, action=action, text=text, verb=verb))
         st.declare_order = []
         st.declarations_revealed = True
         return None

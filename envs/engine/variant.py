@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from envs.engine.options import build_options, check_button, check_int, stacks_for
+from envs.engine.options import build_options, check_button, check_int, quoted, stacks_for
 
 if TYPE_CHECKING:
     from envs.engine.observation import Piece
@@ -99,7 +98,7 @@ def _full_deck(options: Any) -> tuple[int, ...]:
     return tuple(range(52))
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class Variant:
     """A poker variant, whole.
 
@@ -126,6 +125,8 @@ class Variant:
         deck: the cards in play for the options (default: all 52).
         view_extras: public family facts for a seat's view (Cowboy's phase, stays).
         check_players: extra player-count check given the options (Chowaha's deck).
+        seat_limits: option settings that lower the most players (Chowaha's
+            ``hole_cards=4``), for the documentation: ``(("hole_cards", 4),)``.
         family_state: makes the typed per-family part of a fresh state.
     """
 
@@ -139,7 +140,7 @@ class Variant:
     pieces: Callable[[Game], list[Piece]]
     pot_shares: Callable[[Any], tuple[PotShare, ...]]
     version: int = 0
-    defaults: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    defaults: Mapping[str, Any] = field(default_factory=dict)
     streets: tuple[Street, ...] = ()
     active_streets: Callable[[Any], tuple[Street, ...]] | None = None
     episode: str = "hand"
@@ -149,6 +150,7 @@ class Variant:
     deck: Callable[[Any], tuple[int, ...]] = _full_deck
     view_extras: Callable[[State, int], dict[str, Any]] | None = None
     check_players: Callable[[Any, int], None] | None = None
+    seat_limits: tuple[tuple[str, Any], ...] = ()
     family_state: Callable[[], Any] | None = None
 
     def __post_init__(self) -> None:
@@ -157,6 +159,19 @@ class Variant:
         low, high = self.seats
         if not 2 <= low <= high:
             raise ValueError(f"variant {self.name!r}: seats={self.seats!r} must be (fewest, most) with 2 <= fewest")
+
+    def most_players(self, **options: Any) -> int:
+        """The most players a table with these options allows (its player check decides)."""
+        low, high = self.seats
+        checked = self.options(**options)
+        for n in range(high, low - 1, -1):
+            try:
+                if self.check_players is not None:
+                    self.check_players(checked, n)
+            except ValueError:
+                continue
+            return n
+        raise ValueError(f"{self.name} allows no player count with options {options}")
 
     def streets_for(self, options: Any) -> tuple[Street, ...]:
         """The streets a game with these options plays."""
@@ -172,7 +187,8 @@ class Variant:
         unknown = sorted(set(kwargs) - self.option_names)
         if unknown:
             raise ValueError(
-                f"unknown option {unknown[0]!r} for {self.name}; known options: {', '.join(sorted(self.option_names))}"
+                f"unknown option {quoted(unknown[0])} for {self.name}; "
+                f"known options: {', '.join(sorted(self.option_names))}"
             )
         return build_options(self.options_cls, self.name, {**self.defaults, **kwargs})
 

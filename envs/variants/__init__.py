@@ -13,7 +13,7 @@ from typing import Any
 
 from envs.engine.options import quoted
 from envs.engine.record import HandRecord, RecordFormatError
-from envs.engine.replay import record_inputs
+from envs.engine.replay import record_inputs, replay_record
 from envs.engine.state import Game, State
 from envs.engine.variant import Variant
 from envs.variants import chowaha, cowboy, cowpie, stud
@@ -63,4 +63,4 @@ def replay(record: HandRecord, *, key: bytes | None = None) -> State:
         game = variant.game(record.num_players, **record_inputs(record, variant.option_names))
     except ValueError as err:
         raise RecordFormatError(f"options: the record's game cannot be built: {err}") from None
-    return record.replay(game, key=key)
+    return replay_record(record, game, key=key)

@@ -30,6 +30,8 @@ EXPECTED_IDS = [
     "DealersChoice/Cowboy-v0",
     "DealersChoice/Cowgirl-v0",
     "DealersChoice/Cowpattie-v0",
+    "DealersChoice/FiveCardStud-v0",
+    "DealersChoice/ToyStud-v0",
 ]
 # check_env's only complaint, deliberate: chip counts have no upper bound (Cowboy pots
 # grow without limit). The envs declare a frame rate (metadata["render_fps"]).

@@ -22,6 +22,7 @@ import evaluate
 from agents.base import Agent, CallingStation
 from agents.report import STAGING_PREFIX
 from envs.engine.history import HandRecord
+from envs.variants import replay
 from envs.view import PublicView
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -66,7 +67,7 @@ def _check_histories(directory: Path, hands: int) -> None:
     for line in lines[:5]:  # every record replays to the recorded payoffs
         row = json.loads(line)
         record = HandRecord.from_json(json.dumps(row["record"]))
-        state = record.replay()
+        state = replay(record)
         assert [p / 4 for p in state.payoffs()] == row["rewards"]  # stud: 4 chips per big bet
 
 

@@ -32,7 +32,8 @@ class HoleCards(Piece):
     """The viewer's own hole cards, multi-hot over the 52 cards."""
 
     def __init__(self) -> None:
-        super().__init__("hole_cards", 52, "52 multi-hot: your hole cards", (EventKind.DEAL,), (CardBlock(0, ("own",)),))
+        blocks = (CardBlock(0, ("own",)),)
+        super().__init__("hole_cards", 52, "52 multi-hot: your hole cards", (EventKind.DEAL,), blocks)
 
     def on_event(self, t: Tracker, e: Event) -> None:
         t.set(e.seat, self, e.cards[0])

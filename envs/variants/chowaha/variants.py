@@ -30,6 +30,7 @@ CHOWAHA = Variant(
     streets=STREETS,
     unit_name="big blinds",
     check_players=check_players,
+    seat_limits=(("hole_cards", 4),),
     family_state=ChowahaState,
     summary=(
         "Two hole cards, three flops, two turns and a river forming four boards; a hand is both hole "

@@ -112,7 +112,8 @@ def _reshuffle_discards(st: State) -> None:
     st.stub = top_first[::-1]
     st.piles[DISCARDS] = []
     st.log(Event(EventKind.RESHUFFLE, cards=tuple(top_first), text="discards shuffled into a new stub", secret=True))
-    st.log(Event(EventKind.NOTE, amount=len(top_first), text=f"the stub ran out: {len(top_first)} discards form a new stub"))
+    text = f"the stub ran out: {len(top_first)} discards form a new stub"
+    st.log(Event(EventKind.NOTE, amount=len(top_first), text=text))
 
 
 def take_cards(st: State, count: int, seat: int = -1) -> list[int]:

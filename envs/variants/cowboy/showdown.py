@@ -185,7 +185,8 @@ def _pay_shares(
             label = f"{SHARE_NAMES[share]} half of the pot" if halves else "the whole pot"
             what = f"{label} with {_describe(share, values[share][seat])}"
         if seat in beaten:
-            st.log(Event(EventKind.NOTE, seat=seat, amount=chips, text=f"would win {chips} ({what}): it stays in the pot"))
+            text = f"would win {chips} ({what}): it stays in the pot"
+            st.log(Event(EventKind.NOTE, seat=seat, amount=chips, text=text))
             continue
         take_from_pot(st, seat, chips)
         st.log(Event(EventKind.AWARD, seat=seat, amount=chips, text=what))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from envs.engine.variant import Variant
@@ -40,7 +39,7 @@ def _cowboy(name: str, title: str, defaults: dict[str, Any], extra: frozenset[st
         seats=(3, 7),
         options_cls=CowboyOptions,
         option_names=COMMON_OPTIONS | extra,
-        defaults=MappingProxyType(defaults),
+        defaults=defaults,
         build=build_cowboy,
         pieces=cowboy_pieces,
         pot_shares=pot_shares,

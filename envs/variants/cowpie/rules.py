@@ -27,10 +27,7 @@ Rules as implemented:
 from __future__ import annotations
 
 import functools
-import itertools
-import math
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
@@ -38,9 +35,8 @@ from envs.engine.actions import SPLIT_ACTIONS, SPLIT_BASE, SPLIT_PAIRS, action_n
 from envs.engine.betting import Betting
 from envs.engine.cards import RANK_NAMES, RANK_PLURALS, format_card, format_cards
 from envs.engine.events import Event, EventKind, Verb
-from envs.engine.hands import MAX_HIGH, MAX_TWO_CARD, cowpie_splits, describe_high, evaluate_high
-from envs.engine.hands.split import TWO_CARD_STRENGTH
-from envs.engine.options import check_bool, check_choice, check_int
+from envs.engine.hands import cowpie_splits, describe_high
+from envs.engine.options import check_bool, check_choice
 from envs.engine.pots import Share
 from envs.engine.state import State, Step
 from envs.engine.steps import Ante, Showdown, seats_from_left_of_button

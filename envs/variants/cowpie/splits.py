@@ -18,7 +18,7 @@ from envs.engine.actions import SPLIT_BASE
 from envs.engine.hands import MAX_HIGH, MAX_TWO_CARD, cowpie_splits, evaluate_high
 from envs.engine.hands.split import TWO_CARD_STRENGTH
 from envs.engine.options import check_int
-from envs.variants.cowpie.rules import split_label
+
 
 @functools.cache
 def five_card_percentiles() -> np.ndarray:

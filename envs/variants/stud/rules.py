@@ -104,7 +104,10 @@ class StudOptions:
         )
 
 
-MAX_CHIPS = 10**15  # bets, antes and stacks: far beyond any real game, far below float trouble
+# Bets, antes and stacks: far beyond any real game, and small enough that a hand's
+# payoffs in big bets, their squares and sums over millions of hands stay finite floats
+# (the Cowboy family bounds its pots the same way).
+MAX_CHIPS = 10**150
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,12 @@ class ToyOptions(StudOptions):
         _check_letters("ranks", self.ranks, RANKS, 2)
         _check_letters("suits", self.suits, SUITS, 1)
         check_int("streets", self.streets, 1, 3)
+        cards, needed = len(self.ranks) * len(self.suits), 2 * (self.streets + 1)
+        if cards < needed:
+            raise ValueError(
+                f"options ranks={self.ranks!r} and suits={self.suits!r} make a deck of {cards} cards: "
+                f"expected at least {needed} (two players, {self.streets + 1} cards each with streets={self.streets})"
+            )
 
 
 def _check_letters(name: str, value: Any, alphabet: str, fewest: int) -> None:
@@ -285,7 +294,7 @@ def betting_rounds(streets: tuple[Street, ...], options: StudOptions, low_game: 
                 unit_rule=rule,
                 opener=opener,
                 rules=rules,
-                bring_in=street.opener == BRING_IN,
+                bring_in=bring_in,
             )
         )
     return steps
@@ -442,6 +451,6 @@ __all__ = [
     "betting_rounds",
     "build_stud",
     "high_share",
-    "showing_key",
     "short_value",
+    "showing_key",
 ]

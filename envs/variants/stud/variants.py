@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from types import MappingProxyType
 
 from envs.engine.variant import BIG, BRING_IN, DOWN, SMALL, UP, Street, Variant
 from envs.variants.stud.pieces import stud_pieces
@@ -94,8 +93,7 @@ RAZZ = _stud(
     StudKind(low_game=True),
     frozenset(),
     "Seven-card stud for the lowest ace-to-five hand; high card brings in, lowest board acts first.",
-    SEVEN_CARD_RULES
-    + " The best ace-to-five low wins: aces low, straights and flushes ignored, pairs count against.",
+    SEVEN_CARD_RULES + " The best ace-to-five low wins: aces low, straights and flushes ignored, pairs count against.",
 )
 STUD_HILO = _stud(
     "stud_hilo",
@@ -156,9 +154,7 @@ TOY_STUD = Variant(
     seats=(2, 2),
     options_cls=ToyOptions,
     option_names=frozenset({"ranks", "suits", "streets", "ante", "small_bet", "big_bet", "raise_cap", "button"}),
-    defaults=MappingProxyType(
-        {"ante": 1, "bring_in": None, "small_bet": 1, "big_bet": 2, "raise_cap": 2, "cap_heads_up": True}
-    ),
+    defaults={"ante": 1, "bring_in": None, "small_bet": 1, "big_bet": 2, "raise_cap": 2, "cap_heads_up": True},
     build=stud_program(StudKind(short_hands=True)),
     pieces=stud_pieces,
     pot_shares=StudKind(short_hands=True).pot_shares,
