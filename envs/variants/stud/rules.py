@@ -43,6 +43,7 @@ from envs.engine.betting import LIMIT, BetRules, Betting
 from envs.engine.cards import RANKS, SUITS
 from envs.engine.events import Event, EventKind
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
+from envs.engine.hands.short import evaluate_short
 from envs.engine.options import (
     DEFAULT_STACK,
     check_bool,
@@ -322,22 +323,8 @@ def _low(st: State, seat: int, threshold: int) -> int:
     return low_value(all_cards(st, seat), threshold)
 
 
-def short_value(cards: list[int]) -> int:
-    """Strength of a hand of fewer than five cards (toy stud): the count pattern
-    (three of a kind > two pair > pair > high card), then the ranks by count and rank,
-    from the top; suits never count. 0 is never returned (0 means "cannot win")."""
-    pattern, ranks = showing_key(cards, ace_low=False)
-    value = PATTERNS.index(pattern[:2] if len(pattern) > 1 else pattern) + 1
-    for r in ranks:
-        value = value * 16 + r + 1
-    return value * 16 ** (4 - len(ranks))
-
-
-PATTERNS = ((1,), (1, 1), (2,), (2, 1), (2, 2), (3,), (3, 1), (4,))  # weakest first (leading counts)
-
-
 def _short(st: State, seat: int) -> int:
-    return short_value(all_cards(st, seat))
+    return int(evaluate_short(all_cards(st, seat)))
 
 
 def high_share() -> Share:
@@ -451,6 +438,5 @@ __all__ = [
     "betting_rounds",
     "build_stud",
     "high_share",
-    "short_value",
     "showing_key",
 ]
