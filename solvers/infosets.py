@@ -75,7 +75,7 @@ class InfoSetBatch:
         out = []
         for i in range(len(self)):
             k = int(self.betting_round[i])
-            acts = []
+            acts: list[tuple[int, int, str, int]] = []
             for a in range(int(self.num_actions[i])):
                 kind = _kind(int(self.action[i, a]), int(self.action_chips[i, a]), acts, int(self.action_round[i, a]))
                 acts.append(
@@ -229,7 +229,10 @@ class InfoSets:
         """Every action so far: earlier rounds' end leaves, then the path to node j."""
         tree = self.tree
         paths = [tree.bet.ends[e].path for e in tree.decode_history(k, h)] + [tree.bet.decisions[j].path]
-        rounds, seats, actions, chips = [], [], [], []
+        rounds: list[np.ndarray] = []
+        seats: list[np.ndarray] = []
+        actions: list[np.ndarray] = []
+        chips: list[np.ndarray] = []
         anc = self._ancestors[k][state]
         for i, path in enumerate(paths):
             first = tree.layers[i].first[anc[:, i]]
@@ -239,13 +242,16 @@ class InfoSets:
                 actions.append(np.full(len(state), action))
                 chips.append(np.full(len(state), put_in * self.params.bet_size(i)))
         width = len(rounds)
-        as_cols = lambda cols: np.stack(cols, axis=1) if width else np.zeros((len(state), 0), np.int64)  # noqa: E731
+
+        def as_columns(cols: list[np.ndarray]) -> np.ndarray:
+            return np.stack(cols, axis=1) if width else np.zeros((len(state), 0), np.int64)
+
         return {
             "num_actions": np.full(len(state), width, dtype=np.int64),
-            "action_round": as_cols(rounds),
-            "action_seat": as_cols(seats),
-            "action": as_cols(actions),
-            "action_chips": as_cols(chips),
+            "action_round": as_columns(rounds),
+            "action_seat": as_columns(seats),
+            "action": as_columns(actions),
+            "action_chips": as_columns(chips),
         }
 
 

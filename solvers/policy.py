@@ -122,10 +122,11 @@ def check_table(table: np.ndarray, infosets: InfoSets) -> np.ndarray:
     expected = (infosets.count, NUM_ACTIONS)
     if table.shape != expected:
         raise ValueError(f"policy table has shape {table.shape}; this game needs {expected}")
-    bad = ~np.isfinite(table).all(axis=1) | (table < 0).any(axis=1)
+    bad = np.asarray(~np.isfinite(table).all(axis=1) | (table < 0).any(axis=1))
     _refuse(bad, "has a negative or non-finite probability", infosets)
     legal = infosets.legal_mask()
-    _refuse((np.where(legal, 0.0, table) > TOLERANCE).any(axis=1), "puts probability on an illegal action", infosets)
+    illegal = np.asarray((np.where(legal, 0.0, table) > TOLERANCE).any(axis=1))
+    _refuse(illegal, "puts probability on an illegal action", infosets)
     table = np.where(legal, table, 0.0)
     sums = table.sum(axis=1)
     _refuse(np.abs(sums - 1.0) > TOLERANCE, "does not sum to 1", infosets)

@@ -46,14 +46,14 @@ class Layer:
     """(n,) index of the round-0 ancestor."""
     root_weight: np.ndarray
     """(n,) size of the round-0 ancestor's suit class (1 in the full tree)."""
+    down_cards: np.ndarray
+    """(n, V) the cards that may be a down card, ascending (V = N minus the up cards)."""
     parent: np.ndarray | None = None
     """(n,) index of the parent state in the previous layer."""
     parent_major: np.ndarray | None = None
     """(n,) gather order that groups states by parent (``children`` per parent)."""
     children: int = 0
     """States per parent state (ordered pairs of new up cards)."""
-    down_cards: np.ndarray | None = None
-    """(n, V) the cards that may be a down card, ascending (V = N minus the up cards)."""
 
     @property
     def size(self) -> int:
@@ -172,7 +172,9 @@ class PublicTree:
         """(n_k, k + 1) index of each state's ancestor in rounds 0..k."""
         cols = [np.arange(self.layers[k].size)]
         for i in range(k, 0, -1):
-            cols.append(self.layers[i].parent[cols[-1]])
+            parent = self.layers[i].parent
+            assert parent is not None  # every layer after the first has one
+            cols.append(parent[cols[-1]])
         return np.stack(cols[::-1], axis=1)
 
     def keys(self, k: int) -> np.ndarray:

@@ -167,3 +167,14 @@ def test_first_to_act_is_the_best_showing_hand_ties_to_seat_one() -> None:
         assert np.array_equal(layer.first, expected)
         assert (layer.first[: layer.split] == 0).all() and (layer.first[layer.split :] == 1).all()
     assert (tree.layers[0].first == 1).sum() > (tree.layers[0].first == 0).sum()  # ties go to seat 1
+
+
+def test_the_package_imports_no_env_or_torch() -> None:
+    """solvers is pure numpy: importing it loads neither torch, gymnasium nor the envs."""
+    import subprocess
+    import sys
+
+    heavy = "('torch', 'gymnasium', 'pettingzoo', 'envs')"
+    code = f"import sys, solvers; print(sorted(m for m in {heavy} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
