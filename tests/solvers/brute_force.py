@@ -167,7 +167,15 @@ class BruteSolver:
 
         return sum(self.chance * value(d, ()) for d in self.game.deals())
 
-    def _collect(self, deal, history, seat, weight, groups) -> None:  # type: ignore[no-untyped-def]
+    def _collect(
+        self,
+        deal: tuple[int, ...],
+        history: tuple[Action, ...],
+        seat: int,
+        weight: float,
+        groups: dict[tuple, list[tuple[tuple[int, ...], tuple[Action, ...], float]]],
+    ) -> None:
+        """Every history of ``seat``'s information sets with chance x opponent reach."""
         spot = self.game.spot(deal, history)
         if spot.actor < 0 or weight == 0.0:
             return

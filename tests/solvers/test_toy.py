@@ -134,6 +134,7 @@ def test_betting_round_sequences(cap: int, sequences: set[str]) -> None:
         text.add("".join(chars))
     assert text == sequences
     assert all(FOLD not in n.actions for n in bet.decisions if n.units[0] == n.units[1])
+    assert all(n.units[0] == n.units[1] for n in bet.ends)  # a round closes level: no odd chip at showdown
     assert bet.root.decision == 0
 
 
