@@ -13,6 +13,9 @@ checkpoints to ``runs/<variant>__<name>__<seed>__<time>/``::
 
 The checkpoint ``runs/<run>/checkpoints/latest.pt`` plays with
 ``agents.load("runs/<run>/checkpoints/latest.pt")`` (or ``evaluate.py``).
+
+A run holds its folder's lock (``training.runlock``) from start to end: a second
+``train.py`` on the same folder stops with a message naming the process that owns it.
 """
 
 from __future__ import annotations
@@ -29,9 +32,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.checkpoint import CheckpointError
-from training.config import Config, ConfigError, from_dict, help_text, load_config, to_toml
-from training.trainer import Trainer, TrainResult, load_resume, run_name
+from agents.checkpoint import CheckpointError, remove_temporaries
+from training.config import FIXED_ON_RESUME, Config, ConfigError, from_dict, help_text, load_config, to_toml
+from training.runlock import RunLock, RunLockedError
+from training.trainer import DivergedError, Trainer, TrainResult, load_resume, run_name
+
+RESUME_HELP = (
+    "continue a run from RUN_DIR/checkpoints/latest.pt with its own config; --set may change the budget and "
+    f"the training settings, but not {', '.join(FIXED_ON_RESUME)} (the saved network depends on them; "
+    "env.options may change its button only). A run folder serves one train.py at a time (RUN_DIR/run.lock)"
+)
 
 
 def main(
@@ -48,23 +58,40 @@ def main(
         resume: a run folder to continue from its latest checkpoint, with the config
             stored there (``config`` must then be None).
         overrides: ``section.key=value`` settings applied last.
+
+    Raises:
+        ConfigError: a bad setting (nothing is created), or a resume that changes a setting
+            the saved network depends on.
+        CheckpointError: the run's checkpoint cannot be read.
+        RunLockedError: another live process is training in the run folder.
+        DivergedError: an update produced NaN or infinite weights (the checkpoint keeps the
+            last finite state).
     """
     if resume is not None:
         if config is not None:
             raise ConfigError("resume continues with the run's own config: pass overrides, not a config")
-        run_dir = Path(resume)
+        return _resume(Path(resume), overrides)
+    cfg = _resolve(config, overrides)
+    trainer = Trainer(cfg, _new_run_dir(cfg))  # checks everything before anything is created
+    trainer.run_dir = _create_run_dir(trainer.run_dir)
+    with RunLock(trainer.run_dir):
+        (trainer.run_dir / "config.toml").write_text(to_toml(cfg), encoding="utf-8")
+        return trainer.run()
+
+
+def _resume(run_dir: Path, overrides: Sequence[str]) -> TrainResult:
+    """Continue ``run_dir`` while holding its lock (read, clean up and train as its only writer)."""
+    if not run_dir.is_dir():
+        raise CheckpointError(f"no checkpoint file at {str(run_dir / 'checkpoints' / 'latest.pt')!r}: no such run")
+    with RunLock(run_dir):
         cfg, state = load_resume(run_dir, list(overrides))
         done = int(state["counters"]["update"])
         if done > cfg.train.updates:
             raise ConfigError(f"{run_dir} already ran {done} updates; set train.updates above that to continue")
         trainer = Trainer(cfg, run_dir, resume=state)
-    else:
-        cfg = _resolve(config, overrides)
-        run_dir = _new_run_dir(cfg)
-        trainer = Trainer(cfg, run_dir)
-        run_dir.mkdir(parents=True)
-        (run_dir / "config.toml").write_text(to_toml(cfg), encoding="utf-8")
-    return trainer.run()
+        for tmp in remove_temporaries(run_dir / "checkpoints"):
+            print(f"train.py: note: removed {tmp.name}, left by a save that was cut short", file=sys.stderr)
+        return trainer.run()
 
 
 def _resolve(config: Config | str | Path | dict[str, Any] | None, overrides: Sequence[str]) -> Config:
@@ -75,13 +102,27 @@ def _resolve(config: Config | str | Path | dict[str, Any] | None, overrides: Seq
 
 
 def _new_run_dir(cfg: Config) -> Path:
-    """A fresh folder under ``train.runs_dir`` (a suffix if the name is taken)."""
-    base = Path(cfg.train.runs_dir) / run_name(cfg)
-    path, k = base, 1
-    while path.exists():
-        k += 1
-        path = base.with_name(f"{base.name}-{k}")
-    return path
+    """The run's folder name under ``train.runs_dir`` (not created yet)."""
+    return Path(cfg.train.runs_dir) / run_name(cfg)
+
+
+def _create_run_dir(base: Path) -> Path:
+    """Create ``base``, or ``base-2``, ``base-3``... if taken: each attempt is one ``mkdir``,
+    so two runs started in the same second never share a folder."""
+    try:
+        base.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError(f"cannot create train.runs_dir {str(base.parent)[:200]!r}: {err.strerror or err}") from None
+    for k in range(1, 1000):
+        path = base if k == 1 else base.with_name(f"{base.name}-{k}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        except OSError as err:
+            raise ConfigError(f"cannot create run folder {str(path)[:200]!r}: {err.strerror or err}") from None
+        return path
+    raise ConfigError(f"{base}-2 to -999 are all taken: set train.name to tell the runs apart")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -103,7 +144,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         dest="overrides",
         help="override one setting, as a TOML value (a bare word is a string); repeatable",
     )
-    parser.add_argument("--resume", metavar="RUN_DIR", help="continue a run from RUN_DIR/checkpoints/latest.pt")
+    parser.add_argument("--resume", metavar="RUN_DIR", help=RESUME_HELP)
     parser.add_argument("--print-config", action="store_true", help="print the resolved config as TOML and exit")
     return parser.parse_args(argv)
 
@@ -126,9 +167,12 @@ def cli(argv: Sequence[str] | None = None) -> int:
             if not args.resume
             else main(resume=args.resume, overrides=args.overrides)
         )
-    except (ConfigError, CheckpointError) as err:
+    except (ConfigError, CheckpointError, RunLockedError) as err:
         print(f"train.py: error: {err}", file=sys.stderr)
         return 2
+    except DivergedError as err:
+        print(f"train.py: error: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     print(f"run: {result.run_dir}\ncheckpoint: {result.checkpoint}")

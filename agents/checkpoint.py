@@ -15,10 +15,13 @@ tensors)::
 
 It is written atomically (to a temporary file in the same folder, flushed and synced,
 then renamed over the target), so a run killed while saving leaves the previous
-checkpoint intact. It is read with ``torch.load(..., weights_only=True)``: a file
-that holds anything else (for instance a pickle crafted to run code while loading)
-is refused with :class:`CheckpointError` before any of it runs, as are truncated or
-corrupt files and files of another format.
+checkpoint intact (:func:`remove_temporaries` deletes what such a kill leaves behind).
+It is read with ``torch.load(..., weights_only=True)``: a file that holds anything else
+(for instance a pickle crafted to run code while loading) is refused with
+:class:`CheckpointError` before any of it runs, as are truncated or corrupt files, files
+of another format, and files holding NaN or infinite values (the weights of a run that
+diverged play nonsense, and resuming from them only spreads the NaN): such a file is
+never written either.
 
 >>> import tempfile, pathlib
 >>> from agents.nets import PolicyNet
@@ -38,6 +41,7 @@ import pickle
 import re
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +53,8 @@ from agents.neural import Layout, LayoutError, NeuralAgent
 FORMAT = "dealers-choice-checkpoint"
 VERSION = 1
 REQUIRED = ("format", "version", "arch", "layout", "weights", "step", "config")
+TEMPORARY_GLOB = ".*.pt.*.tmp"  # what atomic_save writes before its rename
+CHECKED_SECTIONS = ("weights", "training")  # sections whose tensors must be finite
 
 
 class CheckpointError(ValueError):
@@ -78,7 +84,56 @@ def save_checkpoint(
     }
     if training is not None:
         data["training"] = training
+    problem = non_finite(data, CHECKED_SECTIONS)
+    if problem:
+        raise CheckpointError(f"refused to write {str(path)!r}: {problem}")
     return atomic_save(data, Path(path))
+
+
+def non_finite(tree: Any, sections: tuple[str, ...] | None = None, prefix: str = "") -> str | None:
+    """Which floating-point tensor in ``tree`` (nested dicts and lists) holds NaN or
+    infinite values, and how many (None: all are finite). ``sections`` limits the
+    search to those top-level keys of a dict."""
+    tensors = list(_float_tensors(tree, sections, prefix))
+    if not tensors:
+        return None
+    # a sum is finite exactly when every element is (NaN and infinities propagate): one
+    # isfinite over the sums costs a fraction of isfinite() over every element; a sum
+    # that merely overflowed is found to be harmless by the exact count below
+    sums = torch.stack([tensor.sum().double() for _, tensor in tensors])
+    for index in (~torch.isfinite(sums)).nonzero().flatten().tolist():
+        name, tensor = tensors[index]
+        nan, inf = int(torch.isnan(tensor).sum()), int(torch.isinf(tensor).sum())
+        if nan + inf:
+            return f"tensor {name or 'value'} holds {nan} NaN and {inf} infinite values of {tensor.numel()}"
+    return None
+
+
+def _float_tensors(tree: Any, sections: tuple[str, ...] | None, prefix: str) -> Iterator[tuple[str, torch.Tensor]]:
+    """Every floating-point tensor in nested dicts and lists, with its dotted path."""
+    if isinstance(tree, torch.Tensor):
+        if tree.is_floating_point():
+            yield prefix, tree
+        return
+    items: list[tuple[Any, Any]] = []
+    if isinstance(tree, dict):
+        items = [(k, v) for k, v in tree.items() if sections is None or k in sections]
+    elif isinstance(tree, list | tuple):
+        items = list(enumerate(tree))
+    for key, value in items:
+        yield from _float_tensors(value, None, f"{prefix}.{key}" if prefix else str(key))
+
+
+def remove_temporaries(folder: str | Path) -> list[Path]:
+    """Delete the temporary files that a save cut short left in ``folder``
+    (``.latest.pt.<random>.tmp``); returns them. Only call this while no other
+    process can be saving there (``train.py`` holds the run folder's lock)."""
+    removed = []
+    for tmp in sorted(Path(folder).glob(TEMPORARY_GLOB)):
+        if tmp.is_file():
+            tmp.unlink(missing_ok=True)
+            removed.append(tmp)
+    return removed
 
 
 def atomic_save(data: Any, path: Path) -> Path:
@@ -125,6 +180,11 @@ def read_checkpoint(path: str | Path) -> dict[str, Any]:
     missing = [k for k in REQUIRED if k not in data]
     if missing:
         raise CheckpointError(f"{str(path)!r} lacks {missing}: the file is incomplete")
+    problem = non_finite(data, CHECKED_SECTIONS)
+    if problem:
+        raise CheckpointError(
+            f"refused to load {str(path)!r}: {problem} (the run that wrote it diverged; use an earlier checkpoint)"
+        )
     return data
 
 
@@ -182,7 +242,11 @@ def _first_line(err: BaseException) -> str:
 
 
 def net_from_checkpoint(data: dict[str, Any], path: str | Path = "checkpoint") -> tuple[PolicyNet, Layout]:
-    """Rebuild the network and its layout, checking the layout against the current env code."""
+    """Rebuild the network and its layout, checking the layout against the current env code
+    (and that the weights are finite, for data that did not come through :func:`read_checkpoint`)."""
+    problem = non_finite(data.get("weights"), None, "weights")
+    if problem:
+        raise CheckpointError(f"{str(path)!r} cannot be used: {problem}")
     try:
         net = PolicyNet.from_arch(data["arch"])
         net.load_state_dict(data["weights"])

@@ -34,6 +34,37 @@ class ConfigError(ValueError):
     """A setting is unknown, of the wrong type, or out of range."""
 
 
+MAX_SEED = 2**63 - 1  # the largest TOML integer; numpy's SeedSequence refuses negative seeds
+MAX_TABLES = 4096
+MAX_DECISIONS = 1 << 20
+MAX_WIDTH = 8192
+MAX_HIDDEN_WEIGHTS = MAX_WIDTH * MAX_WIDTH  # weights between consecutive hidden layers, per torso
+SHOWN_CHARS = 80  # error messages quote at most this much of a value the user gave
+
+# Settings that --resume cannot change, and why: the saved weights, optimizer and pool
+# only make sense for them (everything else may change; see docs/training.md).
+FIXED_ON_RESUME: dict[str, str] = {
+    "train.name": "it names the run folder",
+    "train.seed": "the run's random generators continue from their saved state, so another seed would only mislabel it",
+    "env.variant": "the network learned this variant",
+    "env.num_players": "the network's input and output sizes depend on it",
+    "env.options": "the checkpoint records the house rules it was trained under",
+    "model.hidden": "the saved weights have these widths",
+    "model.shared": "the saved weights have this torso layout",
+    "model.card_features": "the network's input depends on it",
+}
+RESUMABLE_OPTIONS = ("button",)  # env.options that may change on resume: they change nothing a seat sees
+
+
+def shown(value: Any) -> str:
+    """``value`` in TOML syntax, cut to :data:`SHOWN_CHARS` (a pasted megabyte stays out of the message)."""
+    try:
+        text = to_toml_value(value)
+    except ConfigError:
+        text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
+
 @dataclass
 class TrainSection:
     """Budget, seed, output and checkpoints."""
@@ -41,7 +72,7 @@ class TrainSection:
     name: str = "ppo"
     """Run name, part of the run folder runs/<variant>__<name>__<seed>__<time>/."""
     seed: int = 1
-    """Seeds everything: initial weights, deals, seats, opponents, action sampling, minibatch order."""
+    """Seeds everything: initial weights, deals, seats, opponents, action sampling, minibatch order (0 to 2**63-1)."""
     updates: int = 250
     """PPO updates to run: the training budget (each collects rollout.decisions decisions first)."""
     runs_dir: str = "runs"
@@ -71,7 +102,8 @@ class ModelSection:
     """The policy network (agents.nets.PolicyNet)."""
 
     hidden: list[int] = field(default_factory=lambda: [256, 256])
-    """Widths of the MLP torso's layers (each head's torso, or the one shared torso)."""
+    """Widths of the MLP torso's layers (each head's torso, or the one shared torso): each 1 to 8192, and at most
+    8192 * 8192 weights between consecutive layers in all (every weight costs 16 bytes in training, per torso)."""
     card_features: bool = True
     """Add rank and suit counts of the card groups to the input (agents.features)."""
     shared: bool = False
@@ -83,9 +115,11 @@ class RolloutSection:
     """Self-play data collection (agents.rollout.Collector)."""
 
     tables: int = 64
-    """Tables stepped together in one process; also the batch size of policy inference."""
+    """Tables stepped together in one process; also the batch size of policy inference (at most 4096: every table is
+    a live env held in this one process)."""
     decisions: int = 8192
-    """Learner decisions to collect before each update (episodes in play then finish, so a few more)."""
+    """Learner decisions to collect before each update (episodes in play then finish, so a few more); at most
+    1048576, since the rollout holds every decision's observation in memory (about 10 KB each at 8 players)."""
     self_play: float = 0.5
     """Probability that a new episode (other than a bot table) is pure self-play (the current policy in every seat);
     otherwise the learner takes one random seat and a pool snapshot plays the others."""
@@ -158,7 +192,7 @@ class EvalSection:
     deals: int = 1000
     """Duplicate deals per opponent (each is played once per seat rotation)."""
     seed: int = 2024
-    """Seed of the evaluation deals (the same deals at every evaluation)."""
+    """Seed of the evaluation deals (the same deals at every evaluation; 0 to 2**63-1)."""
     greedy: bool = False
     """Evaluate the greedy policy (most likely legal action) instead of sampling."""
 
@@ -301,13 +335,7 @@ def load_config(
     config = base if base is not None else Config()
     if path is not None:
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError(f"no config file at {str(path)!r} (see configs/)") from None
-        except tomllib.TOMLDecodeError as err:
-            raise ConfigError(f"{path}: not valid TOML: {err}") from None
-        config = apply_dict(config, data, str(path))
+        config = apply_dict(config, read_toml(path), str(path))
     else:
         config = apply_dict(config, {}, "defaults")
     for text in overrides:
@@ -317,11 +345,33 @@ def load_config(
     return config
 
 
+def read_toml(path: Path) -> dict[str, Any]:
+    """A config file's TOML document; anything unreadable is a ConfigError saying why."""
+    shown_path = repr(str(path)[:200])
+    if path.is_dir():
+        raise ConfigError(f"--config {shown_path} is a folder; give a TOML file (see configs/)")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"no config file at {shown_path} (see configs/)") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            f"{shown_path} is not a UTF-8 text file (byte {err.object[err.start]:#04x} at offset {err.start}); "
+            "a config is TOML text (see configs/)"
+        ) from None
+    except OSError as err:
+        raise ConfigError(f"cannot read config file {shown_path}: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+
+
 # ------------------------------------------------------------ validation
 def validate(config: Config) -> None:
     """Range checks that types cannot express."""
     t, r, p, pool, ev = config.train, config.rollout, config.ppo, config.pool, config.eval
+    hidden = config.model.hidden
     checks = [
+        ("train.seed", 0 <= t.seed <= MAX_SEED, "between 0 and 2**63-1 (numpy seeds cannot be negative)"),
         ("train.updates", t.updates >= 1, ">= 1"),
         ("train.checkpoint_every", t.checkpoint_every >= 1, ">= 1"),
         ("train.threads", t.threads >= 1, ">= 1"),
@@ -329,11 +379,21 @@ def validate(config: Config) -> None:
         ("env.num_players", config.env.num_players >= 2, ">= 2"),
         (
             "model.hidden",
-            bool(config.model.hidden) and min(config.model.hidden) >= 1,
-            "a non-empty list of widths >= 1",
+            bool(hidden) and min(hidden) >= 1 and max(hidden) <= MAX_WIDTH,
+            f"a non-empty list of widths from 1 to {MAX_WIDTH}",
         ),
-        ("rollout.tables", r.tables >= 1, ">= 1"),
-        ("rollout.decisions", r.decisions >= 1, ">= 1"),
+        (
+            "model.hidden",
+            sum(a * b for a, b in itertools.pairwise(hidden)) <= MAX_HIDDEN_WEIGHTS,
+            f"at most {MAX_HIDDEN_WEIGHTS:,} weights between consecutive layers (for example [8192, 8192]): "
+            "each costs 16 bytes in training, per torso",
+        ),
+        ("rollout.tables", 1 <= r.tables <= MAX_TABLES, f"between 1 and {MAX_TABLES} (each table is a live env)"),
+        (
+            "rollout.decisions",
+            1 <= r.decisions <= MAX_DECISIONS,
+            f"between 1 and {MAX_DECISIONS} (the rollout keeps every decision in memory)",
+        ),
         ("rollout.self_play", 0.0 <= r.self_play <= 1.0, "between 0 and 1"),
         ("rollout.bot_fraction", 0.0 <= r.bot_fraction <= 1.0, "between 0 and 1"),
         ("rollout.bot_fraction", r.bot_fraction == 0 or bool(r.bots), "0 unless rollout.bots names a bot"),
@@ -355,12 +415,35 @@ def validate(config: Config) -> None:
         ("pool.score_step", 0 < pool.score_step <= 1, "in (0, 1]"),
         ("eval.every", ev.every >= 0, ">= 0 (0: only at the end)"),
         ("eval.deals", ev.deals >= 2, ">= 2 (a confidence interval needs two deals)"),
+        ("eval.seed", 0 <= ev.seed <= MAX_SEED, "between 0 and 2**63-1 (numpy seeds cannot be negative)"),
     ]
     for key, ok, allowed in checks:
         if not ok:
             section, name = key.split(".")
             value = getattr(getattr(config, section), name)
-            raise ConfigError(f"setting {key} = {to_toml_value(value)} is out of range: it must be {allowed}")
+            raise ConfigError(f"setting {key} = {shown(value)} is out of range: it must be {allowed}")
+
+
+def resume_changes(saved: Config, new: Config, rules: tuple[dict[str, Any], dict[str, Any]] | None = None) -> list[str]:
+    """Why ``new`` cannot continue a run saved with ``saved``: one line per setting of
+    :data:`FIXED_ON_RESUME` that differs (empty: it can).
+
+    ``rules``: the house rules both configs resolve to (every option, defaults
+    included), compared instead of the ``env.options`` tables as written, so that
+    spelling out a default is no change; :data:`RESUMABLE_OPTIONS` may always change.
+    """
+    problems = []
+    for key, why in FIXED_ON_RESUME.items():
+        section, name = key.split(".")
+        old, now = getattr(getattr(saved, section), name), getattr(getattr(new, section), name)
+        before, after = (old, now) if key != "env.options" else (_fixed_rules(o) for o in rules or (old, now))
+        if before != after:
+            problems.append(f"{key} (run: {shown(old)}, now: {shown(now)}): {why}")
+    return problems
+
+
+def _fixed_rules(options: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in options.items() if k not in RESUMABLE_OPTIONS}
 
 
 # --------------------------------------------------------------- output

@@ -129,14 +129,22 @@ def _mean(values: Sequence[float]) -> float:
     return float(np.mean(values)) if len(values) else float("nan")
 
 
-def check_opponents(specs: Sequence[str], setting: str = "eval.opponents") -> None:
-    """Load every bot once, so that a bad spec fails at the start of a run rather than
-    after the first hour of training."""
+def check_opponents(
+    specs: Sequence[str],
+    setting: str = "eval.opponents",
+    *,
+    variant: str | None = None,
+    num_players: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> None:
+    """Load every bot once for the run's table (``variant``, ``num_players``, ``options``),
+    so that a bad spec, or a checkpoint trained for another table, fails at the start of
+    a run rather than at its first evaluation, hours later."""
     for spec in specs:
         try:
-            load(spec, seed=0)
+            load(spec, seed=0, variant=variant, num_players=num_players, options=options)
         except (ValueError, ImportError) as err:
-            raise ConfigError(f"bot {spec!r} in {setting} cannot be loaded ({err}); fix {setting}") from None
+            raise ConfigError(f"bot {spec[:200]!r} in {setting} cannot be loaded ({err}); fix {setting}") from None
 
 
 def evaluate(

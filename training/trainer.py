@@ -15,6 +15,8 @@ pool, counters and every random generator as they stand between two updates. The
 periodic checkpoints save it, and so does an interrupted run (Ctrl-C or SIGTERM):
 whatever the interruption cut short is simply redone after ``--resume``, which
 reloads the boundary and continues exactly as an uninterrupted run would have.
+An update that leaves NaN or infinite weights (a diverged run) stops training the
+same way, with :class:`DivergedError`: the checkpoint keeps the last finite state.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from agents.arena import Stat, per_hands, rate_label, unit_name
-from agents.checkpoint import net_from_checkpoint, read_checkpoint, save_checkpoint
+from agents.checkpoint import net_from_checkpoint, non_finite, read_checkpoint, save_checkpoint
 from agents.features import card_groups
 from agents.loading import load
 from agents.nets import PolicyNet
@@ -45,10 +47,15 @@ from agents.pool import OpponentPool
 from agents.ppo import PPOSettings, linear_schedule, ppo_update
 from agents.rollout import Collector
 from envs.registry import make_raw
-from training.config import Config, ConfigError, from_dict, to_dict, to_toml
+from training.config import Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
 from training.metrics import check_opponents, describe_eval, eval_scalars, evaluate, rollout_scalars
 
 LATEST = "latest.pt"
+
+
+class DivergedError(RuntimeError):
+    """An update made the weights or the optimizer state NaN or infinite; training stopped
+    and the run's checkpoint holds the last finite state."""
 
 
 @dataclass
@@ -83,8 +90,14 @@ class Trainer:
             raise ConfigError(f"[env] does not describe a table: {err}") from None
         table = make_raw(env_cfg.variant, env_cfg.num_players, **env_cfg.options)
         self.rate = rate_label(unit_name(table), per_hands(table))
-        check_opponents(config.eval.opponents)
-        check_opponents(config.rollout.bots, "rollout.bots")
+        # every opponent is loaded for this table: a checkpoint of another one fails here, not hours later
+        seat_at: dict[str, Any] = {
+            "variant": env_cfg.variant,
+            "num_players": env_cfg.num_players,
+            "options": env_cfg.options,
+        }
+        check_opponents(config.eval.opponents, **seat_at)
+        check_opponents(config.rollout.bots, "rollout.bots", **seat_at)
         seed = config.train.seed
         torch.manual_seed(seed)  # initial weights
         self.net = self._new_net()
@@ -106,7 +119,7 @@ class Trainer:
             gamma=config.ppo.gamma,
             lam=config.ppo.gae_lambda,
             reward_scale=config.ppo.reward_scale,
-            bots=[(spec, load(spec, seed=seed)) for spec in config.rollout.bots],
+            bots=[(spec, load(spec, seed=seed, **seat_at)) for spec in config.rollout.bots],
             bot_fraction=config.rollout.bot_fraction,
             rng=self.rng,
             generator=self.generator,
@@ -183,10 +196,11 @@ class Trainer:
                         saved_update = update
                     bar.update(1)
                     bar.set_postfix_str(postfix)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, DivergedError) as stop:
             if int(self.boundary["counters"]["update"]) > saved_update:
                 self.save(self.boundary)
-            bar.write(f"interrupted: resume with  python train.py --resume {self.run_dir}")
+            if isinstance(stop, KeyboardInterrupt):
+                bar.write(f"interrupted: resume with  python train.py --resume {self.run_dir}")
             raise
         finally:
             bar.close()
@@ -218,6 +232,7 @@ class Trainer:
         update_began = time.perf_counter()
         losses = ppo_update(self.net, self.optimizer, batch, _settings(cfg), self.update_rng)
         update_seconds = time.perf_counter() - update_began
+        self._check_finite(update)
         if update % cfg.pool.snapshot_every == 0:
             self.pool.add(self.net, update)
         c = self.counters
@@ -252,6 +267,21 @@ class Trainer:
             writer.add_scalar(tag, value, step)
         writer.flush()
         return _postfix(scalars, self.last_eval)
+
+    def _check_finite(self, update: int) -> None:
+        """Stop before a NaN or infinity reaches the pool, the boundary or a checkpoint."""
+        problem = non_finite({"weights": self.net.state_dict(), "optimizer": self.optimizer.state_dict()})
+        if not problem:
+            return
+        last = int(self.boundary["counters"]["update"])
+        kept = (
+            f"{self.run_dir / 'checkpoints' / LATEST} holds update {last}, the last finite state. Resuming with the "
+            "same settings repeats the same update exactly: resume with a smaller ppo.lr or ppo.max_grad_norm "
+            f"(python train.py --resume {self.run_dir} --set ppo.lr=...)"
+            if last
+            else "no checkpoint was written: start again with a smaller ppo.lr or ppo.max_grad_norm"
+        )
+        raise DivergedError(f"update {update} diverged: {problem}. Training stopped; {kept}")
 
 
 def _settings(cfg: Config) -> PPOSettings:
@@ -296,6 +326,21 @@ def load_resume(run_dir: Path, overrides: list[str]) -> tuple[Config, dict[str, 
     data = read_checkpoint(path)
     if "training" not in data:
         raise ConfigError(f"{path} holds an agent but no training state: it cannot be resumed")
-    net_from_checkpoint(data, path)  # the env layout must still match
-    config = load_config(None, overrides, base=from_dict(data["config"], str(path)))
+    _, layout = net_from_checkpoint(data, path)  # the env layout must still match
+    saved = from_dict(data["config"], str(path))
+    config = load_config(None, overrides, base=saved)
+    env = config.env
+    try:
+        rules: tuple[dict[str, Any], dict[str, Any]] | None = (
+            layout.options,
+            Layout.build(env.variant, env.num_players, env.options).options,
+        )
+    except ValueError:  # not a table: it differs from the run's, which was one
+        rules = None
+    problems = resume_changes(saved, config, rules=rules)
+    if problems:
+        raise ConfigError(
+            f"--resume {run_dir} cannot change " + "; ".join(problems) + ". Start a new run for another table "
+            "or network (settings such as train.updates, ppo.*, rollout.*, pool.* and eval.* may change)"
+        )
     return config, data["training"]

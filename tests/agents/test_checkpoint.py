@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,14 @@ import pytest
 import torch
 
 import agents
-from agents.checkpoint import CheckpointError, load_agent, read_checkpoint, save_checkpoint
+from agents.checkpoint import (
+    CheckpointError,
+    load_agent,
+    net_from_checkpoint,
+    read_checkpoint,
+    remove_temporaries,
+    save_checkpoint,
+)
 from agents.features import card_groups
 from agents.nets import PolicyNet
 from agents.neural import Layout, LayoutError, NeuralAgent
@@ -186,3 +194,58 @@ def test_another_architecture_is_refused(stud_checkpoint: tuple[Path, PolicyNet,
         torch.save(data, tmp_path / "other.pt")
         with pytest.raises(CheckpointError, match=message):
             load_agent(tmp_path / "other.pt")
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")], ids=["nan", "inf", "-inf"])
+def test_non_finite_weights_are_refused_at_load(
+    stud_checkpoint: tuple[Path, PolicyNet, Layout], tmp_path: Path, bad: float
+) -> None:
+    path, _, _ = stud_checkpoint
+    data = read_checkpoint(path)
+    name = sorted(data["weights"])[-1]
+    data["weights"][name].view(-1)[1] = bad
+    torch.save(data, tmp_path / "diverged.pt")
+    with pytest.raises(CheckpointError, match=rf"refused to load .*tensor weights\.{re.escape(name)} holds"):
+        load_agent(tmp_path / "diverged.pt")
+    with pytest.raises(CheckpointError, match=rf"weights\.{re.escape(name)} holds"):
+        net_from_checkpoint(data)  # data that did not come through read_checkpoint
+    with pytest.raises(CheckpointError, match="refused"):
+        agents.load(str(tmp_path / "diverged.pt"))
+
+
+def test_non_finite_training_state_is_refused(stud_checkpoint: tuple[Path, PolicyNet, Layout], tmp_path: Path) -> None:
+    """A resumable checkpoint whose optimizer moments went NaN would poison the resumed run."""
+    path, _, _ = stud_checkpoint
+    moments = {"state": {0: {"exp_avg": torch.tensor([0.0, float("nan")])}}}
+    data = read_checkpoint(path)
+    data["training"] = {"optimizer": moments, "generator": torch.zeros(4, dtype=torch.uint8)}
+    torch.save(data, tmp_path / "resumable.pt")
+    with pytest.raises(CheckpointError, match=r"training\.optimizer\.state\.0\.exp_avg holds 1 NaN and 0 infinite"):
+        read_checkpoint(tmp_path / "resumable.pt")
+    data["training"]["optimizer"]["state"][0]["exp_avg"][1] = 0.0
+    torch.save(data, tmp_path / "resumable.pt")
+    restored = read_checkpoint(tmp_path / "resumable.pt")["training"]["optimizer"]["state"][0]["exp_avg"]
+    assert restored.tolist() == [0.0, 0.0]
+
+
+def test_non_finite_weights_are_never_written(stud_checkpoint: tuple[Path, PolicyNet, Layout]) -> None:
+    path, net, layout = stud_checkpoint
+    before = path.read_bytes()
+    with torch.no_grad():
+        next(net.parameters()).view(-1)[0] = float("nan")
+    with pytest.raises(CheckpointError, match=r"refused to write .* holds 1 NaN"):
+        save_checkpoint(path, net=net, layout=layout, step={"update": 8}, config={})
+    with pytest.raises(CheckpointError, match="refused to write"):
+        save_checkpoint(path.with_name("new.pt"), net=net, layout=layout, step={}, config={})
+    assert path.read_bytes() == before and sorted(os.listdir(path.parent)) == [path.name]
+
+
+def test_remove_temporaries_deletes_only_what_a_cut_save_left(tmp_path: Path) -> None:
+    leftovers = [".latest.pt.k2j4_x.tmp", ".update_000025.pt.a8b.tmp"]
+    kept = ["latest.pt", "update_000025.pt", "notes.tmp", ".hidden.tmp", "x.pt"]
+    for name in leftovers + kept:
+        (tmp_path / name).write_bytes(b"x")
+    removed = remove_temporaries(tmp_path)
+    assert sorted(p.name for p in removed) == sorted(leftovers)
+    assert sorted(os.listdir(tmp_path)) == sorted(kept)
+    assert remove_temporaries(tmp_path / "missing") == []

@@ -123,3 +123,63 @@ def test_env_settings_are_checked_by_the_variant_before_a_run_starts(tmp_path: P
         with pytest.raises(ConfigError, match=message):
             train.main(config)
     assert not any(tmp_path.iterdir())
+
+
+def _not_utf8(tmp_path: Path) -> list[str]:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('[train]\nname = "café"\n'.encode("latin-1"))
+    return ["--config", str(path)]
+
+
+def _runs_dir_is_a_file(tmp_path: Path) -> list[str]:
+    (tmp_path / "runs").write_text("not a folder")
+    return ["--set", f"train.runs_dir={tmp_path / 'runs'}", "--set", 'eval.opponents=["random"]']
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (lambda tmp: ["--config", str(tmp)], r"--config '.*' is a folder; give a TOML file"),
+        (_not_utf8, r"latin1\.toml' is not a UTF-8 text file \(byte 0xe9 at offset 19\); a config is TOML"),
+        (["--set", "train.seed=-1"], r"train\.seed = -1 is out of range: it must be between 0 and 2\*\*63-1 \(numpy"),
+        (["--set", "eval.seed=-3"], r"eval\.seed = -3 is out of range: it must be between 0 and 2\*\*63-1"),
+        (["--set", "rollout.tables=100000"], r"tables = 100000 is out of range: it must be between 1 and 4096 \("),
+        (["--set", "rollout.tables=0"], r"rollout\.tables = 0 is out of range"),
+        (["--set", "rollout.decisions=1000000000"], r"rollout\.decisions = 1000000000 is out of range: .* 1048576"),
+        (["--set", "model.hidden=[256, 100000]"], r"model\.hidden = \[256, 100000\] .* widths from 1 to 8192"),
+        (["--set", "model.hidden=[8192, 8192, 8192]"], r"model\.hidden = .* at most 67,108,864 weights between"),
+        (["--set", f"model.hidden=[{', '.join(['0'] * 3000)}]"], r"model\.hidden = \[0, 0, 0, .*\.\.\. is out of"),
+        (_runs_dir_is_a_file, r"cannot create train\.runs_dir '.*runs'"),
+    ],
+    ids=[
+        "config-folder",
+        "config-not-utf8",
+        "negative-seed",
+        "negative-eval-seed",
+        "too-many-tables",
+        "no-tables",
+        "too-many-decisions",
+        "too-wide",
+        "too-many-weights",
+        "long-value-truncated",
+        "runs-dir-is-a-file",
+    ],
+)
+def test_cli_input_errors_exit_2_with_a_message_and_no_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: object, message: str
+) -> None:
+    args = argv(tmp_path) if callable(argv) else argv
+    assert train.cli([f"--set=train.runs_dir={tmp_path / 'runs'}", *args]) == 2  # were it accepted: no repo runs/
+    err = capsys.readouterr().err
+    assert err.startswith("train.py: error: ") and err.count("\n") == 1, err
+    assert re.search(message, err), err
+    assert len(err) < 600  # values the user gave are cut short
+
+
+def test_largest_allowed_sizes_and_seeds_are_accepted() -> None:
+    config = load_config(
+        None,
+        ["train.seed=9223372036854775807", "eval.seed=0", "rollout.tables=4096", "model.hidden=[8192, 8192]"],
+    )
+    assert (config.train.seed, config.rollout.tables, config.model.hidden) == (2**63 - 1, 4096, [8192, 8192])
+    assert load_config(None, ["model.hidden=[4096, 4096, 4096, 4096, 16]"]).model.hidden[-1] == 16
