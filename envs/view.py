@@ -5,18 +5,29 @@ observation vector, as plain Python values for bots that reason about cards.
 its own cards, face-up cards, community cards, chips, public actions, revealed
 choices, and (Cowboy) the dummy's cards while the seat chooses its draw. Others'
 face-down cards, discards and secret choices never appear; a test resamples them and
-checks that the view does not change.
+checks that nothing a bot can reach from the view changes.
+
+A view holds copies, never the state: everything reachable from it (its fields, the
+events, ``extra``) is plain data a seat may see, so a bot cannot walk from the view to
+the deck. The env keeps each seat's filtered event log as the hand goes
+(:class:`SeatLogs`) and hands a view an immutable snapshot of it, so asking for a view
+costs little even in Cowboy games of thousands of events.
+
+At the end of a hand each seat gets a :class:`SeatHistory`: the hand as that seat saw
+it (text on ``str()``, its events and the payoffs). The omniscient history and the
+replay record are the user's, not the bots' (``env.unwrapped.hand_record()``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from envs.engine.events import Event
+from envs.engine.history import hand_history
 from envs.engine.state import UNLIMITED, State
 
 
@@ -26,6 +37,8 @@ class PublicView:
 
     Cards are ints (``rank * 4 + suit``, see ``envs.engine.cards``); seats are absolute
     (``player_i`` is seat i); chips are chips (``unit`` converts to reward units).
+    ``events`` is everything the seat saw happen, in order: others' face-down cards
+    appear as deal events with no cards, and others' secret events are left out.
     """
 
     variant: str
@@ -51,21 +64,7 @@ class PublicView:
     legal_names: tuple[str, ...]
     options: Any
     extra: dict[str, Any] = field(default_factory=dict)  # family-specific public facts
-    log: list[Event] = field(default_factory=list, repr=False, compare=False)
-    log_length: int = 0
-
-    @functools.cached_property
-    def events(self) -> tuple[Event, ...]:
-        """Everything this seat saw happen, in order (filtered on first use: long
-        Cowboy games have thousands of events and most bots never read them)."""
-        return tuple(v for v in (_visible(e, self.seat) for e in self.log[: self.log_length]) if v is not None)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PublicView):
-            return NotImplemented
-        fields = [f.name for f in dataclasses.fields(self) if f.compare]
-        same = all(getattr(self, f) == getattr(other, f) for f in fields)
-        return same and self.events == other.events
+    events: tuple[Event, ...] = field(default=(), repr=False)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -86,24 +85,71 @@ class PublicView:
         seen = set(self.own_cards) | set(self.community)
         for cards in self.up_cards:
             seen.update(cards)
-        shown: set[int] = set()
-        for e in self.events:
+        for e in reversed(self.events):  # back to the start of this deal: long games stay cheap
             if e.kind == "show":
-                shown.update(e.cards)
+                seen.update(e.cards)
             elif e.kind == "street" and e.text.startswith("deal "):
-                shown.clear()
-        seen.update(shown)
+                break
         seen.update(self.extra.get("dummy_cards", ()))
         return seen
 
 
-def _visible(e: Event, seat: int) -> Event | None:
+def visible(e: Event, seat: int) -> Event | None:
     """The event as ``seat`` saw it, or None if it saw nothing of it."""
     if e.secret and e.seat != seat:
         return None
     if e.kind == "deal" and not e.up and e.seat != seat:
         return e._replace(cards=())  # a card was dealt face down: which one is hidden
     return e
+
+
+class SeatLogs:
+    """Every seat's filtered event log, extended as the hand goes.
+
+    ``sync`` files the events logged since the last call (each at most once, so a
+    view costs nothing per old event); ``snapshot`` is an immutable copy of one log,
+    made again only when the log grew. The filter is :func:`visible`'s. A new
+    state's event list (a new hand) starts the logs again.
+    """
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+        self.source: Sequence[Event] | None = None
+        self.reset()
+
+    def reset(self) -> None:
+        """Empty logs (a new hand, or game)."""
+        self.logs: list[list[Event]] = [[] for _ in range(self.num_players)]
+        self.snapshots: list[tuple[Event, ...]] = [() for _ in range(self.num_players)]
+        self.seen = 0
+
+    def sync(self, events: Sequence[Event]) -> None:
+        """File ``events[seen:]`` into every seat's log (all of them for a new list)."""
+        if events is not self.source:
+            self.source = events
+            self.reset()
+        logs = self.logs
+        n = len(logs)
+        for i in range(self.seen, len(events)):
+            e = events[i]
+            if e.secret:
+                if 0 <= e.seat < n:
+                    logs[e.seat].append(e)
+            elif e.kind == "deal" and not e.up:
+                hidden = e._replace(cards=())
+                for seat, log in enumerate(logs):
+                    log.append(e if seat == e.seat else hidden)
+            else:
+                for log in logs:
+                    log.append(e)
+        self.seen = len(events)
+
+    def snapshot(self, seat: int) -> tuple[Event, ...]:
+        """The seat's log so far, as a tuple (the same tuple until the log grows)."""
+        log, snap = self.logs[seat], self.snapshots[seat]
+        if len(snap) != len(log):
+            snap = self.snapshots[seat] = tuple(log)
+        return snap
 
 
 def _cowboy_extra(st: State, seat: int) -> dict[str, Any]:
@@ -124,15 +170,26 @@ def _cowboy_extra(st: State, seat: int) -> dict[str, Any]:
 FAMILY_EXTRAS: dict[str, Callable[[State, int], dict[str, Any]]] = {"cowboy": _cowboy_extra}
 
 
-def public_view(st: State, seat: int, legal_names: tuple[str, ...] | None = None) -> PublicView:
-    """Everything ``seat`` may know now."""
+def public_view(
+    st: State,
+    seat: int,
+    legal_names: tuple[str, ...] | None = None,
+    events: tuple[Event, ...] | None = None,
+) -> PublicView:
+    """Everything ``seat`` may know now.
+
+    ``events``: the seat's filtered log when the caller keeps one (the env's
+    :class:`SeatLogs`); otherwise the whole log is filtered here.
+    """
     game = st.game
     legal = tuple(st.legal_actions()) if st.current_seat == seat else ()
     names = legal_names if legal_names is not None else tuple(game.action_names[a] for a in legal)
     up_cards = tuple(tuple(c for c, u in zip(st.cards[s], st.up[s], strict=True) if u) for s in range(st.n))
-    labels = tuple(e.text for e in st.events if e.kind == "community")
+    labels = tuple(e.text for e in st.events if e.kind == "community") if st.community else ()
     family_extra = FAMILY_EXTRAS.get(game.variant.family)
     extra = family_extra(st, seat) if family_extra is not None else {}
+    if events is None:
+        events = tuple(v for v in (visible(e, seat) for e in st.events) if v is not None)
     return PublicView(
         variant=game.name,
         num_players=st.n,
@@ -157,6 +214,66 @@ def public_view(st: State, seat: int, legal_names: tuple[str, ...] | None = None
         legal_names=names if legal else (),
         options=game.options,
         extra=extra,
-        log=st.events,
-        log_length=len(st.events),
+        events=events,
     )
+
+
+# ------------------------------------------------------------------- history
+@dataclass(frozen=True)
+class SeatHistory:
+    """A finished hand (a whole game in the Cowboy family) as one seat saw it.
+
+    ``str()`` gives the text a poker site would show that seat (its own down cards,
+    everything face up, shown hands; others' unshown cards as ``??``), built on first
+    use; ``events`` the seat's filtered events. Plain data: it pickles and holds
+    nothing the seat did not see (no deck, no replay record: the user gets those
+    from ``env.unwrapped.hand_record()``).
+    """
+
+    variant: str
+    title: str
+    num_players: int
+    options: Any
+    option_names: frozenset[str]
+    button: int
+    viewer: int
+    payoffs: tuple[int, ...] | None
+    events: tuple[Event, ...] = field(repr=False)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def of(cls, st: State, seat: int, events: tuple[Event, ...] | None = None) -> SeatHistory:
+        """The seat's history of ``st`` (``events``: its filtered log, if kept)."""
+        if events is None:
+            events = tuple(v for v in (visible(e, seat) for e in st.events) if v is not None)
+        game = st.game
+        return cls(
+            variant=game.name,
+            title=game.variant.title,
+            num_players=st.n,
+            options=game.options,
+            option_names=game.variant.option_names,
+            button=st.button,
+            viewer=seat,
+            payoffs=None if st.payoff is None else tuple(st.payoff),
+            events=events,
+        )
+
+    @functools.cached_property
+    def text(self) -> str:
+        """The hand as text (the same as ``hand_history(state, viewer)``)."""
+        return hand_history(self._as_state(), self.viewer)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _as_state(self) -> SimpleNamespace:
+        """What ``hand_history`` reads of a state, rebuilt from this seat's data. Others'
+        hidden deals carry a placeholder card: the text shows them as ``??`` anyway."""
+        hidden = (-1,)
+        events = [e._replace(cards=hidden) if e.kind == "deal" and not e.cards else e for e in self.events]
+        variant = SimpleNamespace(title=self.title, option_names=self.option_names)
+        game = SimpleNamespace(variant=variant, name=self.variant, num_players=self.num_players, options=self.options)
+        payoff = None if self.payoffs is None else list(self.payoffs)
+        return SimpleNamespace(game=game, button=self.button, events=events, payoff=payoff)
