@@ -97,9 +97,9 @@ def format_table(report: dict[str, Any]) -> str:
                 b["name"],
                 f"{b['elo']:+.0f}",
                 f"[{b['elo_low']:+.0f}, {b['elo_high']:+.0f}]",
-                f"{b['mean']:+.2f}",
-                f"[{b['ci_low']:+.2f}, {b['ci_high']:+.2f}]",
-                FORMATS["pct"](b["win_rate"]),
+                f"{b['mean']:+.2f}" if b["mean"] is not None else "-",  # None: every match forfeited
+                f"[{b['ci_low']:+.2f}, {b['ci_high']:+.2f}]" if b["ci_low"] is not None else "-",
+                FORMATS["pct"](b["win_rate"]) if b["win_rate"] is not None else "-",
                 *_mix_cells(b, columns),
             ]
             for b in sorted(bots, key=lambda b: -b["elo"])

@@ -20,7 +20,9 @@ replay record are the user's, not the bots' (``env.unwrapped.hand_record()``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -29,6 +31,7 @@ from typing import Any
 from envs.engine.events import Event
 from envs.engine.history import hand_history
 from envs.engine.state import UNLIMITED, State
+from envs.variants import get_variant
 
 
 @dataclass(frozen=True)
@@ -277,3 +280,76 @@ class SeatHistory:
         game = SimpleNamespace(variant=variant, name=self.variant, num_players=self.num_players, options=self.options)
         payoff = None if self.payoffs is None else list(self.payoffs)
         return SimpleNamespace(game=game, button=self.button, events=events, payoff=payoff)
+
+
+# ------------------------------------------------------------- plain data
+def view_to_data(view: PublicView, skip_events: int = 0) -> dict[str, Any]:
+    """The view as plain data (JSON types only: dicts, lists, str, int, float, bool,
+    None), for a bot in another process. Events are lists in ``Event`` field order;
+    ``options`` the options' fields; dataclasses in ``extra`` (Cowboy's deal summaries)
+    dicts of their fields. ``skip_events``: leave out that many leading events (the
+    receiver has them: ``view_from_data(data, known_events)``).
+    """
+    data = {f.name: _plain(getattr(view, f.name)) for f in dataclasses.fields(view) if f.name not in _SPECIAL}
+    data["options"] = {f.name: _plain(getattr(view.options, f.name)) for f in dataclasses.fields(view.options)}
+    data["extra"] = {key: _plain(value) for key, value in view.extra.items()}
+    data["events_from"] = skip_events
+    data["events"] = [[*e[:2], list(e.cards), *e[3:]] for e in view.events[skip_events:]]
+    return data
+
+
+def view_from_data(data: dict[str, Any], known_events: Sequence[Event] = ()) -> PublicView:
+    """A :class:`PublicView` equal to the one ``view_to_data`` was given (the first
+    ``data["events_from"]`` events come from ``known_events``)."""
+    start = data["events_from"]
+    if len(known_events) < start:
+        raise ValueError(f"the view's data starts at event {start}, but only {len(known_events)} are known")
+    fields = {key: _tuples(value) for key, value in data.items() if key not in (*_SPECIAL, "events_from")}
+    variant = get_variant(fields["variant"])
+    options = _options(variant.name, json.dumps(data["options"], sort_keys=True))
+    decode = EXTRA_DECODERS.get(variant.family)
+    extra = {key: _tuples(value) for key, value in data["extra"].items()}
+    events = (*known_events[:start], *(_event(e) for e in data["events"]))
+    return PublicView(**fields, options=options, extra=decode(extra) if decode else extra, events=events)
+
+
+_SPECIAL = ("options", "extra", "events")
+
+
+@functools.lru_cache(maxsize=16)
+def _options(variant: str, data: str) -> Any:
+    """One options object per distinct set of options (they are frozen): bots that
+    cache by the options' identity (``agents.neural``) see the same object every time."""
+    return get_variant(variant).options_cls(**{key: _tuples(value) for key, value in json.loads(data).items()})
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    """Lists back to tuples (views hold tuples), at every depth."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def _event(fields: list[Any]) -> Event:
+    kind, seat, cards, *rest = fields
+    return Event(kind, seat, tuple(cards), *rest)
+
+
+def _cowboy_extra_from_data(extra: dict[str, Any]) -> dict[str, Any]:
+    from envs.variants.cowboy_deal import DealSummary
+
+    summaries = extra.get("summaries", ())
+    return {**extra, "summaries": tuple(DealSummary(**{k: _tuples(v) for k, v in s.items()}) for s in summaries)}
+
+
+EXTRA_DECODERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {"cowboy": _cowboy_extra_from_data}

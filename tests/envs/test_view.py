@@ -4,6 +4,7 @@ as plain data (no state, no raw event list), and stay cheap and immutable."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import pickle
 from typing import Any
 
@@ -14,7 +15,7 @@ import envs
 from envs.aec import HandHistoryView
 from envs.engine.actions import STAY
 from envs.engine.history import HandRecord, hand_history
-from envs.view import PublicView, SeatHistory, public_view, visible
+from envs.view import PublicView, SeatHistory, public_view, view_from_data, view_to_data, visible
 from tests.envs.cases import API_PLAYERS
 from tests.envs.reach import UnreachableError, Walk, leaked_events, reach
 
@@ -135,3 +136,37 @@ def test_views_stay_plain_data() -> None:
     assert isinstance(view, PublicView)
     assert {f.name for f in dataclasses.fields(view)} >= {"events", "extra", "options"}
     reach(view)
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=[f"{name}-{n}" for name, n in CASES])
+def test_views_round_trip_through_plain_data(name: str, n: int) -> None:
+    """What an isolated bot receives (JSON text) rebuilds a view equal in everything
+    it can reach; sending only the new events gives the same view."""
+    options = {"stack": (30, 40, 50, 60, 70, 80, 90)[:n]} if name == "stud" else {}
+
+    def check(env: Any) -> None:
+        for agent in env.possible_agents:
+            view = env.public_view(agent)
+            data = json.loads(json.dumps(view_to_data(view)))
+            again = view_from_data(data)
+            assert again == view and reach(again) == reach(view)
+            half = len(view.events) // 2
+            assert view_from_data(view_to_data(view, skip_events=half), view.events[:half]) == view
+
+    for seed in range(2):
+        env = envs.make_raw(name, n, **{**OPTIONS.get(name, {}), **options})
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not env.state.is_over:
+            check(env)
+            legal = env.state.legal_actions()
+            env.step(int(legal[rng.integers(len(legal))]))
+        check(env)
+
+
+def test_plain_data_needs_the_events_it_skips() -> None:
+    env = envs.make_raw("stud", 2)
+    env.reset(seed=0)
+    data = view_to_data(env.public_view("player_0"), skip_events=3)
+    with pytest.raises(ValueError, match="starts at event 3, but only 0 are known"):
+        view_from_data(data)
