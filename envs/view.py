@@ -102,8 +102,13 @@ def visible(e: Event, seat: int) -> Event | None:
     if e.secret and e.seat != seat:
         return None
     if e.kind == "deal" and not e.up and e.seat != seat:
-        return e._replace(cards=())  # a card was dealt face down: which one is hidden
+        return _hidden(e)  # a card was dealt face down: which one is hidden
     return e
+
+
+def _hidden(e: Event) -> Event:
+    """The deal event without its card (``_replace`` is several times slower)."""
+    return Event(e.kind, e.seat, (), *e[3:])
 
 
 class SeatLogs:
@@ -133,18 +138,25 @@ class SeatLogs:
             self.reset()
         logs = self.logs
         n = len(logs)
+        run = self.seen  # the start of a run of events every seat sees: copied in one go
         for i in range(self.seen, len(events)):
             e = events[i]
+            if not e.secret and (e.up or e.kind != "deal"):
+                continue
+            if run < i:
+                for log in logs:
+                    log.extend(events[run:i])
+            run = i + 1
             if e.secret:
                 if 0 <= e.seat < n:
                     logs[e.seat].append(e)
-            elif e.kind == "deal" and not e.up:
-                hidden = e._replace(cards=())
+            else:  # dealt face down
+                hidden = _hidden(e)
                 for seat, log in enumerate(logs):
                     log.append(e if seat == e.seat else hidden)
-            else:
-                for log in logs:
-                    log.append(e)
+        if run < len(events):
+            for log in logs:
+                log.extend(events[run:])
         self.seen = len(events)
 
     def snapshot(self, seat: int) -> tuple[Event, ...]:
