@@ -17,7 +17,7 @@ The engine holds the rules; this class turns its states into PettingZoo's
   ``action_mask`` index order (readable names where a step gives them, such as Cowpie's
   ``split_Ah_9d`` for the stable index of ``split_0_3``); at the
   end every agent's info has ``"history"``: the hand as that seat saw it (a
-  :class:`~envs.view.SeatHistory`: ``str()`` it for the text). Infos and views hold
+  :class:`~envs.seat_history.SeatHistory`: ``str()`` it for the text). Infos and views hold
   only what the seat may see; the omniscient history and the exact replay record are
   the user's: ``hand_record()`` and ``full_history()``.
 """
@@ -38,9 +38,10 @@ from envs.engine.history import HandRecord, hand_history
 from envs.engine.options import check_choice
 from envs.engine.state import State
 from envs.observation import Piece, Tracker, describe, docs_table
+from envs.seat_history import seat_histories
 from envs.variants import get_variant
 from envs.variants.base import Variant
-from envs.view import PublicView, SeatHistory, SeatLogs, public_view
+from envs.view import PublicView, SeatLogs, public_view
 
 PieceBuilder = Callable[[Any], list[Piece]]
 
@@ -49,7 +50,7 @@ class HandHistoryView:
     """A hand's omniscient history: text on ``str()`` (built lazily), replay record.
 
     It holds the whole state (the deck, every hidden card): ``full_history()`` gives it
-    to the user; bots get :class:`~envs.view.SeatHistory` instead."""
+    to the user; bots get :class:`~envs.seat_history.SeatHistory` instead."""
 
     def __init__(self, state: State, viewer: int | None = None) -> None:
         self.state = state
@@ -167,11 +168,6 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         assert self.state is not None, "call reset() first"
         return HandHistoryView(self.state)
 
-    def _seat_history(self, seat: int) -> SeatHistory:
-        assert self.state is not None
-        self._seat_logs.sync(self.state.events)
-        return SeatHistory.of(self.state, seat, events=self._seat_logs.snapshot(seat))
-
     def observation_table(self) -> str:
         """Markdown table of this env's observation layout."""
         return docs_table(self.pieces)
@@ -255,11 +251,12 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         assert self.state is not None
         self.rewards = rewards
         truncated = self.state.truncated
+        histories = seat_histories(self.state)  # each seat's own: no hidden card, no deck
         for seat, agent in enumerate(self.possible_agents):
             if agent in self.terminations:
                 self.terminations[agent] = not truncated
                 self.truncations[agent] = truncated
-                self.infos[agent] = {"legal_actions": [], "history": self._seat_history(seat)}
+                self.infos[agent] = {"legal_actions": [], "history": histories[seat]}
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
         if self.render_mode == "human":

@@ -16,7 +16,7 @@ the episode ends. Everything the caller gets is the learner's own:
 * **info**: ``legal_actions`` (names, in mask order), ``learner_seat``, ``agent``,
   ``button``; on reset also ``skipped_deals`` / ``skipped_reward`` (below); at the
   end the learner's ``history`` (the hand as the learner saw it, a
-  :class:`~envs.view.SeatHistory`; the replay record is ``self.aec.hand_record()``).
+  :class:`~envs.seat_history.SeatHistory`; the replay record is ``self.aec.hand_record()``).
 
 Seats: ``learner_seat="rotate"`` (default) moves the learner one seat clockwise each
 episode, and one more every ``n`` episodes: the button (option ``button="rotate"``)

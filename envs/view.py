@@ -13,9 +13,10 @@ the deck. The env keeps each seat's filtered event log as the hand goes
 (:class:`SeatLogs`) and hands a view an immutable snapshot of it, so asking for a view
 costs little even in Cowboy games of thousands of events.
 
-At the end of a hand each seat gets a :class:`SeatHistory`: the hand as that seat saw
-it (text on ``str()``, its events and the payoffs). The omniscient history and the
-replay record are the user's, not the bots' (``env.unwrapped.hand_record()``).
+At the end of a hand each seat gets a :class:`~envs.seat_history.SeatHistory`: the hand
+as that seat saw it. The omniscient history and the replay record are the user's, not
+the bots' (``env.unwrapped.hand_record()``). ``view_to_data`` / ``view_from_data`` turn a
+view into plain data and back, for bots in other processes (:mod:`agents.isolate`).
 """
 
 from __future__ import annotations
@@ -25,11 +26,9 @@ import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from envs.engine.events import Event
-from envs.engine.history import hand_history
 from envs.engine.state import UNLIMITED, State
 from envs.variants import get_variant
 
@@ -231,67 +230,6 @@ def public_view(
         extra=extra,
         events=events,
     )
-
-
-# ------------------------------------------------------------------- history
-@dataclass(frozen=True)
-class SeatHistory:
-    """A finished hand (a whole game in the Cowboy family) as one seat saw it.
-
-    ``str()`` gives the text a poker site would show that seat (its own down cards,
-    everything face up, shown hands; others' unshown cards as ``??``), built on first
-    use; ``events`` the seat's filtered events. Plain data: it pickles and holds
-    nothing the seat did not see (no deck, no replay record: the user gets those
-    from ``env.unwrapped.hand_record()``).
-    """
-
-    variant: str
-    title: str
-    num_players: int
-    options: Any
-    option_names: frozenset[str]
-    button: int
-    viewer: int
-    payoffs: tuple[int, ...] | None
-    events: tuple[Event, ...] = field(repr=False)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    @classmethod
-    def of(cls, st: State, seat: int, events: tuple[Event, ...] | None = None) -> SeatHistory:
-        """The seat's history of ``st`` (``events``: its filtered log, if kept)."""
-        if events is None:
-            events = tuple(v for v in (visible(e, seat) for e in st.events) if v is not None)
-        game = st.game
-        return cls(
-            variant=game.name,
-            title=game.variant.title,
-            num_players=st.n,
-            options=game.options,
-            option_names=game.variant.option_names,
-            button=st.button,
-            viewer=seat,
-            payoffs=None if st.payoff is None else tuple(st.payoff),
-            events=events,
-        )
-
-    @functools.cached_property
-    def text(self) -> str:
-        """The hand as text (the same as ``hand_history(state, viewer)``)."""
-        return hand_history(self._as_state(), self.viewer)  # type: ignore[arg-type]
-
-    def __str__(self) -> str:
-        return self.text
-
-    def _as_state(self) -> SimpleNamespace:
-        """What ``hand_history`` reads of a state, rebuilt from this seat's data. Others'
-        hidden deals carry a placeholder card: the text shows them as ``??`` anyway."""
-        hidden = (-1,)
-        events = [e._replace(cards=hidden) if e.kind == "deal" and not e.cards else e for e in self.events]
-        variant = SimpleNamespace(title=self.title, option_names=self.option_names)
-        game = SimpleNamespace(variant=variant, name=self.variant, num_players=self.num_players, options=self.options)
-        payoff = None if self.payoffs is None else list(self.payoffs)
-        return SimpleNamespace(game=game, button=self.button, events=events, payoff=payoff)
 
 
 # ------------------------------------------------------------- plain data

@@ -15,7 +15,8 @@ import envs
 from envs.aec import HandHistoryView
 from envs.engine.actions import STAY
 from envs.engine.history import HandRecord, hand_history
-from envs.view import PublicView, SeatHistory, public_view, view_from_data, view_to_data, visible
+from envs.seat_history import SeatHistory
+from envs.view import PublicView, public_view, view_from_data, view_to_data, visible
 from tests.envs.cases import API_PLAYERS
 from tests.envs.reach import UnreachableError, Walk, leaked_events, reach
 
@@ -95,6 +96,8 @@ def test_each_seat_gets_its_own_history_and_nothing_more(name: str, n: int) -> N
             history = env.infos[agent]["history"]
             assert isinstance(history, SeatHistory) and history.viewer == seat
             assert str(history) == hand_history(env.state, seat)  # the text as that seat saw it
+            assert history.events == public_view(env.state, seat).events  # its events, as in its view
+            assert SeatHistory.of(env.state, seat) == history
             walk = Walk()
             reach(history, "history", walk)  # plain data: no state, no deck, no record
             assert leaked_events(walk.events, seat) == []
