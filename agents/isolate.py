@@ -24,6 +24,7 @@ Rules of the protocol, enforced here:
 
 This is isolation of information, not a security sandbox: the bot's process runs as
 the same user and can read files. Run code you do not trust in a container as well.
+POSIX only (Linux, macOS): the socket is handed to the bot's process by descriptor.
 """
 
 from __future__ import annotations
