@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import CallingStation, Policy, RandomAgent
+from agents.failures import failure_text
 
 BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
@@ -32,6 +33,8 @@ def _from_path(target: str, seed: int | None) -> Any:
         module = importlib.import_module(module_name)
     except ImportError as err:
         raise ValueError(f"cannot import module {module_name!r} for bot spec {target!r}: {err}") from err
+    except (Exception, SystemExit) as err:  # its code failed, or tried to end the run
+        raise ValueError(f"importing module {module_name!r} for bot spec {target!r} {failure_text(err)}") from err
     try:
         cls = getattr(module, attr)
     except AttributeError:
@@ -42,7 +45,10 @@ def _from_path(target: str, seed: int | None) -> Any:
         accepts_seed = "seed" in inspect.signature(cls).parameters
     except (TypeError, ValueError):  # builtins have no inspectable signature
         accepts_seed = False
-    bot = cls(seed=seed) if accepts_seed else cls()
+    try:
+        bot = cls(seed=seed) if accepts_seed else cls()
+    except (Exception, SystemExit) as err:  # builtins:exit must not end the run quietly
+        raise ValueError(f"building the bot of spec {target!r} {failure_text(err)}") from err
     if not isinstance(bot, Policy):
         raise ValueError(f"{target!r} built {type(bot).__name__}, which has no act(observation, view) method")
     return bot

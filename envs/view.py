@@ -5,19 +5,32 @@ observation vector, as plain Python values for bots that reason about cards.
 its own cards, face-up cards, community cards, chips, public actions, revealed
 choices, and (Cowboy) the dummy's cards while the seat chooses its draw. Others'
 face-down cards, discards and secret choices never appear; a test resamples them and
-checks that the view does not change.
+checks that nothing a bot can reach from the view changes.
+
+A view holds copies, never the state: everything reachable from it (its fields, the
+events, ``extra``) is plain data a seat may see, so a bot cannot walk from the view to
+the deck. The env keeps each seat's filtered event log as the hand goes
+(:class:`SeatLogs`) and hands a view an immutable snapshot of it, so asking for a view
+costs little even in Cowboy games of thousands of events.
+
+At the end of a hand each seat gets a :class:`~envs.seat_history.SeatHistory`: the hand
+as that seat saw it. The omniscient history and the replay record are the user's, not
+the bots' (``env.unwrapped.hand_record()``). ``view_to_data`` / ``view_from_data`` turn a
+view into plain data and back, for bots in other processes (:mod:`agents.isolate`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from envs.engine.events import Event
 from envs.engine.state import State
+from envs.variants import get_variant
 
 
 @dataclass(frozen=True)
@@ -26,6 +39,8 @@ class PublicView:
 
     Cards are ints (``rank * 4 + suit``, see ``envs.engine.cards``); seats are absolute
     (``player_i`` is seat i); chips are chips (``unit`` converts to reward units).
+    ``events`` is everything the seat saw happen, in order: others' face-down cards
+    appear as deal events with no cards, and others' secret events are left out.
     """
 
     variant: str
@@ -51,21 +66,7 @@ class PublicView:
     legal_names: tuple[str, ...]
     options: Any
     extra: dict[str, Any] = field(default_factory=dict)  # family-specific public facts
-    log: list[Event] = field(default_factory=list, repr=False, compare=False)
-    log_length: int = 0
-
-    @functools.cached_property
-    def events(self) -> tuple[Event, ...]:
-        """Everything this seat saw happen, in order (filtered on first use: long
-        Cowboy games have thousands of events and most bots never read them)."""
-        return tuple(v for v in (_visible(e, self.seat) for e in self.log[: self.log_length]) if v is not None)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PublicView):
-            return NotImplemented
-        fields = [f.name for f in dataclasses.fields(self) if f.compare]
-        same = all(getattr(self, f) == getattr(other, f) for f in fields)
-        return same and self.events == other.events
+    events: tuple[Event, ...] = field(default=(), repr=False)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -86,24 +87,83 @@ class PublicView:
         seen = set(self.own_cards) | set(self.community)
         for cards in self.up_cards:
             seen.update(cards)
-        shown: set[int] = set()
-        for e in self.events:
+        for e in reversed(self.events):  # back to the start of this deal: long games stay cheap
             if e.kind == "show":
-                shown.update(e.cards)
+                seen.update(e.cards)
             elif e.kind == "street" and e.text.startswith("deal "):
-                shown.clear()
-        seen.update(shown)
+                break
         seen.update(self.extra.get("dummy_cards", ()))
         return seen
 
 
-def _visible(e: Event, seat: int) -> Event | None:
+def visible(e: Event, seat: int) -> Event | None:
     """The event as ``seat`` saw it, or None if it saw nothing of it."""
     if e.secret and e.seat != seat:
         return None
     if e.kind == "deal" and not e.up and e.seat != seat:
-        return e._replace(cards=())  # a card was dealt face down: which one is hidden
+        return _hidden(e)  # a card was dealt face down: which one is hidden
     return e
+
+
+def _hidden(e: Event) -> Event:
+    """The deal event without its card (``_replace`` is several times slower)."""
+    return Event(e.kind, e.seat, (), *e[3:])
+
+
+class SeatLogs:
+    """Every seat's filtered event log, extended as the hand goes.
+
+    ``sync`` files the events logged since the last call (each at most once, so a
+    view costs nothing per old event); ``snapshot`` is an immutable copy of one log,
+    made again only when the log grew. The filter is :func:`visible`'s. A new
+    state's event list (a new hand) starts the logs again.
+    """
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+        self.source: Sequence[Event] | None = None
+        self.reset()
+
+    def reset(self) -> None:
+        """Empty logs (a new hand, or game)."""
+        self.logs: list[list[Event]] = [[] for _ in range(self.num_players)]
+        self.snapshots: list[tuple[Event, ...]] = [() for _ in range(self.num_players)]
+        self.seen = 0
+
+    def sync(self, events: Sequence[Event]) -> None:
+        """File ``events[seen:]`` into every seat's log (all of them for a new list)."""
+        if events is not self.source:
+            self.source = events
+            self.reset()
+        logs = self.logs
+        n = len(logs)
+        run = self.seen  # the start of a run of events every seat sees: copied in one go
+        for i in range(self.seen, len(events)):
+            e = events[i]
+            if not e.secret and (e.up or e.kind != "deal"):
+                continue
+            if run < i:
+                for log in logs:
+                    log.extend(events[run:i])
+            run = i + 1
+            if e.secret:
+                if 0 <= e.seat < n:
+                    logs[e.seat].append(e)
+            else:  # dealt face down
+                hidden = _hidden(e)
+                for seat, log in enumerate(logs):
+                    log.append(e if seat == e.seat else hidden)
+        if run < len(events):
+            for log in logs:
+                log.extend(events[run:])
+        self.seen = len(events)
+
+    def snapshot(self, seat: int) -> tuple[Event, ...]:
+        """The seat's log so far, as a tuple (the same tuple until the log grows)."""
+        log, snap = self.logs[seat], self.snapshots[seat]
+        if len(snap) != len(log):
+            snap = self.snapshots[seat] = tuple(log)
+        return snap
 
 
 def _cowboy_extra(st: State, seat: int) -> dict[str, Any]:
@@ -124,15 +184,26 @@ def _cowboy_extra(st: State, seat: int) -> dict[str, Any]:
 FAMILY_EXTRAS: dict[str, Callable[[State, int], dict[str, Any]]] = {"cowboy": _cowboy_extra}
 
 
-def public_view(st: State, seat: int, legal_names: tuple[str, ...] | None = None) -> PublicView:
-    """Everything ``seat`` may know now."""
+def public_view(
+    st: State,
+    seat: int,
+    legal_names: tuple[str, ...] | None = None,
+    events: tuple[Event, ...] | None = None,
+) -> PublicView:
+    """Everything ``seat`` may know now.
+
+    ``events``: the seat's filtered log when the caller keeps one (the env's
+    :class:`SeatLogs`); otherwise the whole log is filtered here.
+    """
     game = st.game
     legal = tuple(st.legal_actions()) if st.current_seat == seat else ()
     names = legal_names if legal_names is not None else tuple(game.action_names[a] for a in legal)
     up_cards = tuple(tuple(c for c, u in zip(st.cards[s], st.up[s], strict=True) if u) for s in range(st.n))
-    labels = tuple(e.text for e in st.events if e.kind == "community")
+    labels = tuple(e.text for e in st.events if e.kind == "community") if st.community else ()
     family_extra = FAMILY_EXTRAS.get(game.variant.family)
     extra = family_extra(st, seat) if family_extra is not None else {}
+    if events is None:
+        events = tuple(v for v in (visible(e, seat) for e in st.events) if v is not None)
     return PublicView(
         variant=game.name,
         num_players=st.n,
@@ -157,6 +228,78 @@ def public_view(st: State, seat: int, legal_names: tuple[str, ...] | None = None
         legal_names=names if legal else (),
         options=game.options,
         extra=extra,
-        log=st.events,
-        log_length=len(st.events),
+        events=events,
     )
+
+
+# ------------------------------------------------------------- plain data
+def view_to_data(view: PublicView, skip_events: int = 0) -> dict[str, Any]:
+    """The view as plain data (JSON types only: dicts, lists, str, int, float, bool,
+    None), for a bot in another process. Events are lists in ``Event`` field order;
+    ``options`` the options' fields; dataclasses in ``extra`` (Cowboy's deal summaries)
+    dicts of their fields. ``skip_events``: leave out that many leading events (the
+    receiver has them: ``view_from_data(data, known_events)``).
+    """
+    data = {f.name: _plain(getattr(view, f.name)) for f in dataclasses.fields(view) if f.name not in _SPECIAL}
+    data["options"] = {f.name: _plain(getattr(view.options, f.name)) for f in dataclasses.fields(view.options)}
+    data["extra"] = {key: _plain(value) for key, value in view.extra.items()}
+    data["events_from"] = skip_events
+    data["events"] = [[*e[:2], list(e.cards), *e[3:]] for e in view.events[skip_events:]]
+    return data
+
+
+def view_from_data(data: dict[str, Any], known_events: Sequence[Event] = ()) -> PublicView:
+    """A :class:`PublicView` equal to the one ``view_to_data`` was given (the first
+    ``data["events_from"]`` events come from ``known_events``)."""
+    start = data["events_from"]
+    if len(known_events) < start:
+        raise ValueError(f"the view's data starts at event {start}, but only {len(known_events)} are known")
+    fields = {key: _tuples(value) for key, value in data.items() if key not in (*_SPECIAL, "events_from")}
+    variant = get_variant(fields["variant"])
+    options = _options(variant.name, json.dumps(data["options"], sort_keys=True))
+    decode = EXTRA_DECODERS.get(variant.family)
+    extra = {key: _tuples(value) for key, value in data["extra"].items()}
+    events = (*known_events[:start], *(_event(e) for e in data["events"]))
+    return PublicView(**fields, options=options, extra=decode(extra) if decode else extra, events=events)
+
+
+_SPECIAL = ("options", "extra", "events")
+
+
+@functools.lru_cache(maxsize=16)
+def _options(variant: str, data: str) -> Any:
+    """One options object per distinct set of options (they are frozen): bots that
+    cache by the options' identity (``agents.neural``) see the same object every time."""
+    return get_variant(variant).options_cls(**{key: _tuples(value) for key, value in json.loads(data).items()})
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    """Lists back to tuples (views hold tuples), at every depth."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def _event(fields: list[Any]) -> Event:
+    kind, seat, cards, *rest = fields
+    return Event(kind, seat, tuple(cards), *rest)
+
+
+def _cowboy_extra_from_data(extra: dict[str, Any]) -> dict[str, Any]:
+    from envs.variants.cowboy_deal import DealSummary
+
+    summaries = extra.get("summaries", ())
+    return {**extra, "summaries": tuple(DealSummary(**{k: _tuples(v) for k, v in s.items()}) for s in summaries)}
+
+
+EXTRA_DECODERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {"cowboy": _cowboy_extra_from_data}
