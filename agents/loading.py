@@ -6,9 +6,17 @@ spec                bot
 ``"random"``        :class:`~agents.base.RandomAgent`
 ``"call"``          :class:`~agents.base.CallingStation`
 ``"heuristic"``     :class:`~agents.heuristic.HeuristicAgent` (every variant)
+``"heuristic:S"``   the heuristic with style ``S``: a preset (``tight``,
+                    ``loose``, ``aggressive``, ``default``), ``knob=value``
+                    pairs (``heuristic:raise_edge=0.1,call_margin=0.0``) or a
+                    preset then pairs (``heuristic:tight,bluff=0.05``); see
+                    :mod:`agents.heuristic.style`
 ``path/to/x.pt``    a trained checkpoint (see ``agents.checkpoint``)
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
+
+A ``heuristic:`` spec is read as data (never imported or evaluated); a bad knob or
+value is a ``ValueError`` that names it and lists the valid knobs and presets.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from agents.base import CallingStation, Policy, RandomAgent
 
 BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
+STYLED = "heuristic:"  # prefix of a heuristic with a style
 
 
 def _from_path(target: str, seed: int | None) -> Any:
@@ -56,11 +65,15 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         return BUILTIN[spec](seed=seed)
     if spec in LAZY:
         return _from_path(LAZY[spec], seed)
+    if spec.startswith(STYLED):
+        from agents.heuristic import HeuristicAgent, parse_style
+
+        return HeuristicAgent(seed=seed, style=parse_style(spec[len(STYLED) :]))
     if spec.endswith((".pt", ".pth")) or Path(spec).is_file():
         from agents.checkpoint import load_agent
 
         return load_agent(spec, seed=seed, **kwargs)
     if ":" in spec:
         return _from_path(spec, seed)
-    known = ", ".join([*BUILTIN, *LAZY, "a checkpoint path", "module:Class"])
+    known = ", ".join([*BUILTIN, *LAZY, "heuristic:<style>", "a checkpoint path", "module:Class"])
     raise ValueError(f"unknown bot spec {spec!r}; use one of: {known}")

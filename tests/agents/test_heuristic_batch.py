@@ -28,11 +28,13 @@ KEEP = {"bet": 0.5, "stay": 0.25}  # chance of keeping a view of the common deci
 
 
 def table_options(variant: str) -> list[tuple[int, dict[str, Any]]]:
-    """(players, options) of every env test option set at two player counts (the
-    costliest Chowaha rule, twenty hole cards each, only heads-up)."""
+    """(players, options) of every env test option set at the fewest, three more and
+    the most seats (eight-seat stud deals a community seventh card; the Cowboy
+    family's dummy needs four seats; the costliest Chowaha rule, twenty hole cards
+    each, only heads-up)."""
     low, high = PLAYER_RANGE[variant]
     out = []
-    for n in sorted({low, min(high, low + 3)}):  # the Cowboy family's dummy needs four seats
+    for n in sorted({low, min(high, low + 3), high}):
         for options in OPTIONS[variant]:
             options = dict(options)
             if options.get("remaining_as_hole") and n > 2:
@@ -94,8 +96,11 @@ EXPECTED_KINDS = {
 }
 
 
+ViewSet = tuple[str, list[PublicView]]
+
+
 @pytest.fixture(scope="module", params=sorted(DECIDERS))
-def variant_views(request: pytest.FixtureRequest) -> tuple[str, list[PublicView]]:
+def variant_views(request: pytest.FixtureRequest) -> ViewSet:
     per_table = 2 * VIEWS_PER_TABLE if request.param in COWBOY_FAMILY else VIEWS_PER_TABLE  # dummy draws are rare
     views = random_views(request.param, seed=sorted(DECIDERS).index(request.param), per_table=per_table)
     kinds = Counter(decision_kind(v) for v in views)
@@ -121,7 +126,7 @@ def in_batches(bot: HeuristicAgent, views: list[PublicView], sizes: tuple[int, .
 
 
 @pytest.mark.parametrize("style", ["default", "aggressive"])
-def test_act_batch_returns_what_act_returns_view_by_view(variant_views: tuple[str, list[PublicView]], style: str) -> None:
+def test_act_batch_returns_what_act_returns_view_by_view(variant_views: ViewSet, style: str) -> None:
     variant, views = variant_views
     alone = HeuristicAgent(seed=7, style=style)
     expected = one_by_one(alone, views)
