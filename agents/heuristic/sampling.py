@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-KEY_SCALE = np.float32(1 << 24)  # float32 keys are multiples of 2**-24
 COLUMN_BITS = 6  # pools have at most 52 < 64 cards
+PACK_SCALE = np.float32(1 << (24 + COLUMN_BITS))  # float32 keys are multiples of 2**-24
 MAX_POOL = 1 << COLUMN_BITS
 
 
@@ -96,14 +96,14 @@ def first_sorted(keys: np.ndarray, count: int) -> np.ndarray:
     size = keys.shape[1]
     if size > MAX_POOL:
         raise ValueError(f"a pool of {size} cards is more than the {MAX_POOL} the sampler handles")
-    packed = (keys * KEY_SCALE).astype(np.int32)
-    packed <<= COLUMN_BITS
+    packed = np.multiply(keys, PACK_SCALE).astype(np.int32)  # k << 6: exact in float32 (24 significant bits)
     packed |= COLUMNS[:size]
     packed.sort(axis=1)
-    head = packed[:, : count + 1] >> COLUMN_BITS
-    tied = head[:, 1:] == head[:, :-1]
-    columns = packed[:, :count] & (MAX_POOL - 1)
-    if tied.any():  # equal keys: argsort's own order (a few decisions in a thousand)
-        rows = np.flatnonzero(tied.any(axis=1))
-        columns[rows] = keys[rows].argsort(axis=1)[:, :count]
+    head = packed[:, : count + 1]
+    same = (head[:, 1:] ^ head[:, :-1]) < MAX_POOL  # neighbours with the same key k
+    if not same.any():
+        return packed[:, :count] & (MAX_POOL - 1)
+    columns = packed[:, :count] & (MAX_POOL - 1)  # equal keys: argsort's own order (a few decisions in a thousand)
+    rows = np.flatnonzero(same.any(axis=1))
+    columns[rows] = keys[rows].argsort(axis=1)[:, :count]
     return columns
