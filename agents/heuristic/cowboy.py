@@ -57,6 +57,7 @@ from envs.view import PublicView
 STAY_GUESS = DEFAULT_STYLE.stay_guess  # chance that a seat still to choose stays (default style)
 BOTH_AT = DEFAULT_STYLE.both_at  # least chance of winning both ways for "both" (default style)
 LOW_KEEP = 7  # keep low cards up to this ace-low rank index (7 = eight)
+EVALUATED_HANDS = 4096  # five-card hands per evaluation block: larger blocks fall out of the cache
 
 
 @dataclass(frozen=True)
@@ -296,9 +297,13 @@ def finish(plans: Sequence[CowboyPlan], drawn: Sequence[Drawn | None]) -> list[i
         else:
             chance.append(i)
     for key, members in groups(_shape(plans[i], drawn[i]) for i in chance).items():
-        part = [chance[j] for j in members]
-        for i, choice in zip(part, _decide_alike([plans[i] for i in part], [drawn[i] for i in part], key), strict=True):
-            actions[i] = choice
+        _, _, candidates, opponents, samples, _ = key
+        per_block = max(1, EVALUATED_HANDS // (samples * (candidates + opponents + 1)))
+        for start in range(0, len(members), per_block):
+            part = [chance[j] for j in members[start : start + per_block]]
+            chosen = _decide_alike([plans[i] for i in part], [drawn[i] for i in part], key)
+            for i, choice in zip(part, chosen, strict=True):
+                actions[i] = choice
     return actions
 
 

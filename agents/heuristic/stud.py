@@ -20,6 +20,7 @@ Cowpie, which deals exactly like stud.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -104,33 +105,43 @@ def deal_plan(view: PublicView) -> StudDeal:
         if need <= len(pool) or len(opponents) <= 1:
             break
         opponents.pop()  # cannot happen with a real deck; keep the model within the cards
-    known_slots, known_cards, drawn_slots, columns = _slots(rows, need, shared)
-    down = _down(view, len(rows), community, shared)
+    flat = [card for row in rows for card in row]
+    known_slots, drawn_slots, columns = _layout(tuple(card < 0 for card in flat), need, shared)
+    known_cards = np.array([card for card in flat if card >= 0], np.intp)
+    down = _down(tuple(view.own_up), len(rows), community is not None or shared)
     return StudDeal(tuple(opponents), len(rows), known_slots, known_cards, drawn_slots, columns, down, pool, need)
 
 
-def _slots(
-    rows: list[list[int]], need: int, shared: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-    """Known slots and cards, drawn slots and their columns (see :class:`StudDeal`)."""
-    flat = [card for row in rows for card in row]
-    known = [i for i, card in enumerate(flat) if card >= 0]
-    drawn = [i for i, card in enumerate(flat) if card < 0]
+@functools.lru_cache(maxsize=4096)
+def _layout(unknown: tuple[bool, ...], need: int, shared: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Known slots, drawn slots and their columns (see :class:`StudDeal`) of a deal
+    whose unknown slots are ``unknown``; cached: the same few layouts recur."""
+    known = [i for i, hidden in enumerate(unknown) if not hidden]
+    drawn = [i for i, hidden in enumerate(unknown) if hidden]
     columns = None
     if shared:  # every seventh card is the last drawn column
         columns = np.array([need - 1 if i % 7 == 6 else 0 for i in drawn], np.intp)
         own = columns < need - 1
         columns[own] = np.arange(int(own.sum()))
-    return np.array(known, np.intp), np.array([flat[i] for i in known], np.intp), np.array(drawn, np.intp), columns
+    known_slots, drawn_slots = np.array(known, np.intp), np.array(drawn, np.intp)
+    return _frozen(known_slots), _frozen(drawn_slots), None if columns is None else _frozen(columns)
 
 
-def _down(view: PublicView, players: int, community: int | None, shared: bool) -> np.ndarray:
+@functools.lru_cache(maxsize=1024)
+def _down(own_up: tuple[bool, ...], players: int, seventh_up: bool) -> np.ndarray:
+    """Face-down flags per (player, position); cached like :func:`_layout`."""
     down = [list(DOWN) for _ in range(players)]
-    down[0][: len(view.own_up)] = [not up for up in view.own_up]
-    if community is not None or shared:
+    down[0][: len(own_up)] = [not up for up in own_up]
+    if seventh_up:
         for row in down:
             row[6] = False
-    return np.array(down, bool)
+    return _frozen(np.array(down, bool))
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """Cached arrays are shared: make them read-only."""
+    array.flags.writeable = False
+    return array
 
 
 def gather(deals: Sequence[StudDeal], drawn: Sequence[Drawn]) -> np.ndarray:
