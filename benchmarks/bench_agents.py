@@ -231,6 +231,11 @@ def measure_style(variant: str, preset: str, deals: int, samples: int, seed: int
     return StyleRow(variant, preset, vs_random.result(0), vs_default.result(0), vs_random.unit_name, mix)
 
 
+def short(stat: Stat) -> str:
+    """A result with one decimal: ``+12.3 ± 4.5``."""
+    return f"{stat.mean:+.1f} ± {stat.half_width:.1f}"
+
+
 def style_table(rows: Sequence[StyleRow]) -> str:
     """Markdown table of the presets."""
     lines = [
@@ -239,7 +244,8 @@ def style_table(rows: Sequence[StyleRow]) -> str:
     ]
     for r in rows:
         mix = " | ".join(f"{r.mix[k]:.0%}" for k in ("fold", "call", "raise"))
-        lines.append(f"| {r.variant} | {r.preset} | {r.vs_random} | {r.vs_default} {r.unit} | {mix} |")
+        results = f"{short(r.vs_random)} | {short(r.vs_default)} {r.unit}"
+        lines.append(f"| {r.variant} | {r.preset} | {results} | {mix} |")
     return "\n".join(lines)
 
 

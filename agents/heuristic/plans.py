@@ -33,7 +33,7 @@ from agents.heuristic.style import HeuristicStyle
 from envs.engine.cards import NUM_CARDS
 from envs.view import PublicView
 
-T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 ALL_CARDS = frozenset(range(NUM_CARDS))
 EVENT_KIND = attrgetter("kind")
 
@@ -52,13 +52,13 @@ class Plan(Protocol):
 class Family:
     """A family's two steps (see the module docstring)."""
 
-    plan: Callable[[PublicView, HeuristicStyle, int], Any]
+    plan: Callable[[PublicView, HeuristicStyle, int], Plan]
     finish: Callable[[Sequence[Any], Sequence[Drawn | None]], list[int]]
 
 
-def groups(keys: Iterable[Hashable]) -> dict[Hashable, list[int]]:
+def groups(keys: Iterable[K]) -> dict[K, list[int]]:
     """Positions by key, keys in order of first appearance."""
-    out: dict[Hashable, list[int]] = defaultdict(list)
+    out: dict[K, list[int]] = defaultdict(list)
     for i, key in enumerate(keys):
         out[key].append(i)
     return out

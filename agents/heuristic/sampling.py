@@ -35,6 +35,8 @@ import numpy as np
 COLUMN_BITS = 6  # pools have at most 52 < 64 cards
 PACK_SCALE = np.float32(1 << (24 + COLUMN_BITS))  # float32 keys are multiples of 2**-24
 MAX_POOL = 1 << COLUMN_BITS
+COLUMNS = np.arange(MAX_POOL, dtype=np.int32)
+NO_EXTRA = np.empty(0, np.float32)
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,6 @@ class Drawn:
 
     cards: np.ndarray
     extra: np.ndarray
-
-
-COLUMNS = np.arange(MAX_POOL, dtype=np.int32)
-NO_EXTRA = np.empty(0, np.float32)
 
 
 def _serve(rng: np.random.Generator, r: Request) -> Drawn:

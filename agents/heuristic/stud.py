@@ -13,9 +13,11 @@ worth.
 
 Batches (:mod:`agents.heuristic.plans`): every view's deal is planned as a table of
 seven card slots per live player, each slot a known card or a column of the view's
-drawn cards; the hands of many views are gathered with one fancy index and evaluated
-by one call of each evaluator. :func:`deal_plan` and :func:`gather` are shared with
-Cowpie, which deals exactly like stud.
+drawn cards (layouts are cached: the same few recur street after street); the hands
+of many views are gathered into one array and evaluated by one call of each
+evaluator, and the players' strengths compared for all the views at once.
+:func:`deal_plan` and :func:`gather` are shared with Cowpie, which deals exactly like
+stud.
 """
 
 from __future__ import annotations
@@ -228,17 +230,18 @@ def _bet_way(view: PublicView) -> Way:
 
 def _outcomes(
     way: Way, plans: Sequence[StudPlan], drawn: Sequence[Drawn | None], players: int
-) -> list[float | tuple[float, float, float]]:
+) -> Sequence[float | tuple[float, float, float]]:
     """Equity (or the declaration's three chances) of plans sharing a way, a player
     count and a sample count."""
     kind, qualifier = way
     hands = gather([p.deal for p in plans], [d for d in drawn if d is not None])  # (S, n * P, 7)
     flat = hands.reshape(-1, 7)
     shape = hands.shape[:2]
-    high = players_first(evaluate_high(flat, validate=False).reshape(shape), players) if kind != "low" else None
-    low = (
-        players_first(evaluate_low(flat, qualifier, validate=False).reshape(shape), players) if kind != "high" else None
-    )
+    high = low = None
+    if kind != "low":
+        high = players_first(evaluate_high(flat, validate=False).reshape(shape), players)
+    if kind != "high":
+        low = players_first(evaluate_low(flat, qualifier, validate=False).reshape(shape), players)
     if kind == "declare":
         assert high is not None and low is not None
         return [_chances(plans[i], high[i].T, low[i].T) for i in range(len(plans))]
