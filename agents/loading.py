@@ -6,17 +6,16 @@ spec                bot
 ``"random"``        :class:`~agents.base.RandomAgent`
 ``"call"``          :class:`~agents.base.CallingStation`
 ``"heuristic"``     :class:`~agents.heuristic.HeuristicAgent` (every variant)
-``"heuristic:S"``   the heuristic with style ``S``: a preset (``tight``,
-                    ``loose``, ``aggressive``, ``default``), ``knob=value``
-                    pairs (``heuristic:raise_edge=0.1,call_margin=0.0``) or a
-                    preset then pairs (``heuristic:tight,bluff=0.05``); see
-                    :mod:`agents.heuristic.style`
 ``path/to/x.pt``    a trained checkpoint (see ``agents.checkpoint``)
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
 
-A ``heuristic:`` spec is read as data (never imported or evaluated); a bad knob or
-value is a ``ValueError`` that names it and lists the valid knobs and presets.
+``"heuristic:S"`` is the heuristic with style ``S``: a preset (``tight``, ``loose``,
+``aggressive``, ``default``), ``knob=value`` pairs
+(``heuristic:raise_edge=0.1,call_margin=0.0``) or a preset then pairs
+(``heuristic:tight,bluff=0.05``); see :mod:`agents.heuristic.style`. The style is read
+as data (never imported or evaluated); a bad knob or value is a ``ValueError`` that
+names it and lists the valid knobs and presets.
 """
 
 from __future__ import annotations
@@ -63,12 +62,12 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         raise ValueError(f"a bot spec must be a string or a bot with act(), got {type(spec).__name__}")
     if spec in BUILTIN:
         return BUILTIN[spec](seed=seed)
-    if spec in LAZY:
-        return _from_path(LAZY[spec], seed)
     if spec.startswith(STYLED):
         from agents.heuristic import HeuristicAgent, parse_style
 
         return HeuristicAgent(seed=seed, style=parse_style(spec[len(STYLED) :]))
+    if spec in LAZY:
+        return _from_path(LAZY[spec], seed)
     if spec.endswith((".pt", ".pth")) or Path(spec).is_file():
         from agents.checkpoint import load_agent
 
