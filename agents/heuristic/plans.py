@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import islice
 from operator import attrgetter
 from typing import Any, Protocol, TypeVar
 
@@ -70,28 +69,16 @@ def unseen_cards(known: Iterable[int]) -> np.ndarray:
 
 
 def seen_cards(view: PublicView) -> set[int]:
-    """``view.seen_cards()`` without filtering the event log when nothing was shown.
-
-    The only events that add to the cards in plain sight (own, up, community, the
-    dummy's) are public ``show`` events; when the log holds none, those cards are all
-    the seat has seen, and the per-event filtering of ``view.events`` (most of the
-    view's cost in the stud family) is skipped."""
-    if "show" in map(EVENT_KIND, islice(view.log, view.log_length)):
-        return view.seen_cards()
-    seen = set(view.own_cards)
-    seen.update(view.community)
-    for cards in view.up_cards:
-        seen.update(cards)
-    seen.update(view.extra.get("dummy_cards", ()))
-    return seen
+    """The cards this seat has seen that are out of the stub (``view.seen_cards()``:
+    the view holds the seat's filtered events already, so this is cheap)."""
+    return view.seen_cards()
 
 
 def own_event(view: PublicView, kind: str) -> int | None:
-    """The action of this seat's latest ``kind`` event, read from the raw log: a
-    seat sees all of its own events, secret ones included, so this is what
-    ``view.events`` holds without filtering every other event first."""
+    """The action of this seat's latest ``kind`` event (a seat sees all of its own
+    events, secret ones included)."""
     seat = view.seat
-    return next((e.action for e in reversed(view.log[: view.log_length]) if e.kind == kind and e.seat == seat), None)
+    return next((e.action for e in reversed(view.events) if e.kind == kind and e.seat == seat), None)
 
 
 def luck(drawn: Drawn | None) -> float | None:

@@ -13,7 +13,6 @@ import pytest
 
 from agents.heuristic import DECIDERS, HeuristicAgent, chowaha, stud
 from agents.heuristic.equity import Context, hilo_shares, sample_cards, share_of_best, unseen
-from agents.heuristic.plans import seen_cards
 from agents.heuristic.sampling import Request, draw, first_sorted
 from envs.engine.actions import CHECK_CALL, DECLARE_LOW, DRAW_BASE, NUM_DRAWS, SPLIT_BASE, STAY
 from envs.engine.hands import best_board_hands, evaluate_high, evaluate_low
@@ -196,12 +195,6 @@ def test_first_sorted_breaks_ties_as_argsort_does() -> None:
         assert np.array_equal(first_sorted(keys, count), keys.argsort(axis=1)[:, :count])
     with pytest.raises(ValueError, match="cannot draw 9 cards from 8"):
         Request(np.arange(8), 4, 9)
-
-
-def test_seen_cards_shortcut_is_the_views_own_answer() -> None:
-    for variant in sorted(DECIDERS):
-        for view in random_views(variant, seed=5, per_table=2):
-            assert seen_cards(view) == view.seen_cards()
 
 
 # ------------------------------------------- the reference arithmetic, one view
