@@ -11,12 +11,20 @@ with ``--histories``, every hand (``hands.txt``, ``hands.jsonl`` replay records)
 replace the previous run's files in ``--out`` only when the run completes: a run that
 fails or is interrupted (Ctrl-C: exit status 130, SIGTERM: 143) leaves them unchanged.
 
+``--isolate`` runs every bot in its own process, handed only its observation and view,
+with ``--decision-timeout`` seconds per decision: for bots people submit. A bot that
+crashes, hangs, quits or answers anything but a legal action (as an int) forfeits its
+match: a tournament records the forfeit (``forfeits`` in report.json; the pair counts
+as lost in the ratings) and plays on; a single match stops with the reason and exit
+status 1. Without ``--isolate`` such a bot stops the run with an error naming it.
+
 Examples::
 
     python evaluate.py stud call random --deals 2000
     python evaluate.py razz random call heuristic --tournament --deals 1000 --workers 2
     python evaluate.py cowboy call random --option match_cap=8 --players 3
     python evaluate.py chowaha runs/ppo/agent.pt heuristic --option betting=no_limit --histories both
+    python evaluate.py stud heuristic submitted.bot:MyBot --tournament --isolate --decision-timeout 2
 
 ``main(argv)`` is importable and returns the report dict.
 """
@@ -37,7 +45,9 @@ from typing import Any
 
 from agents.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
 from agents.cli import parse_options, script_parser
+from agents.failures import BotActionError, BotError
 from agents.histories import HistoryWriter
+from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load
 from agents.ratings import rate
 from agents.report import StagedOutputs, clean, format_table, write_csv, write_json, write_plot
@@ -95,6 +105,11 @@ class EvalConfig:
     """Write every hand: ``text``, ``json`` or ``both``; None: none."""
     progress: bool = True
     """Show a progress bar (on stderr)."""
+    isolate: bool = False
+    """Run every bot in its own process (it gets only its observation and view); a bot
+    that fails forfeits its match instead of stopping the run."""
+    decision_timeout: float = DECISION_TIMEOUT
+    """Seconds a bot may take per decision (with ``isolate``)."""
 
     def __post_init__(self) -> None:
         self.variant = get_spec(self.variant).variant  # accepts stud_v0; names what exists on error
@@ -117,6 +132,10 @@ class EvalConfig:
             (self.seating in SEATINGS, f"seating={self.seating!r}: expected one of {', '.join(SEATINGS)}"),
             (self.histories in (None, *HISTORY_FORMATS), f"histories={self.histories!r}: expected {HISTORY_FORMATS}"),
             (self.histories is None or self.out is not None, "histories need an output directory (--out)"),
+            (
+                isinstance(self.decision_timeout, (int, float)) and 0 < self.decision_timeout < float("inf"),
+                f"decision_timeout={self.decision_timeout!r}: expected seconds > 0",
+            ),
         ]
         for ok, message in checks:
             if not ok:
@@ -140,8 +159,7 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
     n = config.num_players
     assert n is not None
     env = make_raw(config.variant, n, **config.options)  # bad options fail here, before any work
-    for i, spec in enumerate(config.bots):
-        load(spec, seed=config.seed + i)  # and bad bot specs
+    _check_bots(config)  # and bad bot specs
     k = len(config.bots)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)] if config.tournament else []
     groups = [list(p) for p in pairs] or [list(range(k))]
@@ -155,6 +173,8 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
             duplicate=config.duplicate,
             seating=config.seating,
             histories=config.histories,
+            isolate=config.isolate,
+            decision_timeout=config.decision_timeout,
         )
         for group in groups
     ]
@@ -168,9 +188,13 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
         if writer is not None:
             writer.close()
     report = _header(config, env, names, specs)
+    matches = enumerate(zip(groups, results, strict=True))
+    forfeits = [_forfeit_row(i, group, r, names) for i, (group, r) in matches if r.forfeit is not None]
+    if forfeits:
+        report["forfeits"] = forfeits
     if config.tournament:
         report.update(_tournament(config, results, pairs, names))
-    else:
+    elif not forfeits:  # a forfeited match has no result
         report["bots_summary"] = [_bot_row(s) for s in summarize_match(results[0], list(config.bots))]
     seconds = time.perf_counter() - start
     report["run"] = {"workers": workers, "seconds": round(seconds, 3), "hands_per_second": report["hands"] / seconds}
@@ -188,6 +212,33 @@ def _workers(asked: int, deals: int) -> int:
               file=sys.stderr)  # fmt: skip
         return cores
     return asked
+
+
+def _check_bots(config: EvalConfig) -> None:
+    """Load every bot once, so that a bad spec fails before any work; isolated bots
+    are loaded in their own processes (this one never imports them)."""
+    for i, spec in enumerate(config.bots):
+        if config.isolate:
+            IsolatedBot(spec, seed=config.seed + i, timeout=config.decision_timeout).close()
+        else:
+            load(spec, seed=config.seed + i)
+
+
+def _forfeit_row(index: int, group: list[int], result: MatchResult, names: list[str]) -> dict[str, Any]:
+    """A forfeited match in report.json: who lost it, where and why."""
+    f = result.forfeit
+    assert f is not None
+    return {
+        "match": index,
+        "bots": [names[b] for b in group],
+        "forfeited_by": names[group[f.bot]],
+        "winners": [names[b] for i, b in enumerate(group) if i != f.bot],
+        "deal": f.deal,
+        "seating": f.rotation,
+        "seat": f.seat,
+        "hands_played": len(result.hands),
+        "reason": f.reason,
+    }
 
 
 def _header(config: EvalConfig, env: Any, names: list[str], specs: list[MatchSpec]) -> dict[str, Any]:
@@ -232,13 +283,19 @@ def _bot_row(s: BotSummary) -> dict[str, Any]:
 def _tournament(
     config: EvalConfig, results: list[MatchResult], pairs: list[tuple[int, int]], names: list[str]
 ) -> dict[str, Any]:
-    """Ratings per bot, both directions of every pair, and the matrix."""
-    summaries = [summarize_pair(r, a, b) for r, (a, b) in zip(results, pairs, strict=True)]
+    """Ratings per bot, both directions of every pair, and the matrix. A forfeited pair
+    has no result (no row, NaN in the matrix) and counts as lost in the ratings."""
+    played_pairs = [(r, pair) for r, pair in zip(results, pairs, strict=True) if r.forfeit is None]
+    forfeits = {pair: pair[1 - r.forfeit.bot] for r, pair in zip(results, pairs, strict=True) if r.forfeit is not None}
+    summaries = [summarize_pair(r, a, b) for r, (a, b) in played_pairs]
     k, per = len(config.bots), results[0].per
-    ratings = rate({(p.a, p.b): p.sets for p in summaries}, k, scale=per, bootstrap=config.bootstrap, seed=config.seed)
+    pair_sets = {(p.a, p.b): p.sets for p in summaries}
+    ratings = rate(
+        pair_sets, k, scale=per, bootstrap=config.bootstrap, seed=config.seed, forfeits=forfeits, deals=config.deals
+    )
     rows = []
     for b, g in enumerate(ratings):
-        played = [(r, pair.index(b)) for r, pair in zip(results, pairs, strict=True) if b in pair]
+        played = [(r, pair.index(b)) for r, pair in played_pairs if b in pair]
         rows.append(
             {
                 "name": names[b],
@@ -306,12 +363,20 @@ def build_parser() -> argparse.ArgumentParser:
     add("--histories", nargs="?", const="both", choices=HISTORY_FORMATS, default=None,
         help="write every hand: text (hands.txt), json (hands.jsonl replay records) or both (default)")  # fmt: skip
     add("-q", "--no-progress", dest="progress", action="store_false", help="no progress bar")
+    add("--isolate", action="store_true",
+        help="run every bot in its own process, handed only its observation and view; a bot that fails "
+        "(crash, hang, quit, illegal or non-int answer) forfeits its match")  # fmt: skip
+    add("--decision-timeout", type=float, default=None, metavar="SECONDS",
+        help=f"seconds per decision with --isolate (default {DECISION_TIMEOUT:g})")  # fmt: skip
     return p
 
 
 def config_from_args(argv: list[str] | None = None) -> EvalConfig:
     """Parse the command line into a validated config."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.decision_timeout is not None and not args.isolate:
+        parser.error("--decision-timeout needs --isolate: only a bot in its own process can be stopped")
     out = None if args.no_files else (args.out or f"runs/evaluate/{args.variant}-{time.strftime('%Y%m%d-%H%M%S')}")
     return EvalConfig(
         variant=args.variant,
@@ -329,6 +394,8 @@ def config_from_args(argv: list[str] | None = None) -> EvalConfig:
         plot=args.plot,
         histories=args.histories,
         progress=args.progress,
+        isolate=args.isolate,
+        decision_timeout=DECISION_TIMEOUT if args.decision_timeout is None else args.decision_timeout,
     )
 
 
@@ -349,10 +416,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     try:
         with _sigterm_raises(), stage or nullcontext():
             report = evaluate(config, directory=None if stage is None else stage.directory)
-            print(format_table(report))
+            forfeited = "bots_summary" not in report  # a single match, lost by a bot that failed
+            if not forfeited:
+                print(format_table(report))
             if stage is not None:
-                write_files(report, config, stage.directory)
+                if forfeited:  # no results: the header, the forfeit and the hands played
+                    write_json(report, stage.directory / "report.json")
+                else:
+                    write_files(report, config, stage.directory)
                 written = stage.commit()
+    except (BotError, BotActionError) as err:  # a bot failed (without --isolate): name it
+        _exit(f"error: {err}{_files_note(stage, quiet=True)}", 1)
     except (ValueError, OSError) as err:
         _exit(f"error: {err}{_files_note(stage, quiet=True)}", 2)
     except KeyboardInterrupt:
@@ -364,7 +438,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         raise
     if stage is not None:
         written.sort(key=lambda p: OUTPUT_FILES.index(p.name))
-        print("\nwrote " + ", ".join(str(p) for p in written))
+        print(("" if forfeited else "\n") + "wrote " + ", ".join(str(p) for p in written))
+    if forfeited:
+        f = report["forfeits"][0]
+        _exit(f"error: {f['forfeited_by']} forfeited the match: {f['reason']}", 1)
+    for f in report.get("forfeits", []):
+        print(f"forfeit: {f['forfeited_by']} lost its match against {', '.join(f['winners'])}: {f['reason']}")
     return report
 
 

@@ -13,6 +13,13 @@ when k does not divide n every shift is played (two bots at three seats: A-B-A a
 B-A-B), so that each bot holds as many seat-hands as every other. Results are per
 seat-hand, in the variant's unit (big bets, big blinds, or antes for the Cowboy games,
 where one "hand" is a whole game and results are quoted per game, not per 100).
+
+Every answer of a bot is checked: anything but a legal action as an int raises
+:class:`~agents.failures.BotActionError` (an ``IllegalActionError``) naming the bot and
+its seat, and a bot that raises or quits raises :class:`~agents.failures.BotError`.
+``run_match(..., isolate=True)`` runs each bot in its own process (:mod:`agents.isolate`)
+with a time limit per decision; there a failing bot forfeits the match instead
+(``MatchResult.forfeit`` says who, where and why) and the caller carries on.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import Policy, describe
+from agents.failures import BotActionError, BotError, blame, checked_action
+from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load
 from agents.mix import decision_mix
 from agents.student_t import t_quantile
@@ -104,6 +113,18 @@ class HandRecordLite:
     mix: list[Any] = field(default_factory=list)  # per seat: Counter of decisions (agents.mix)
 
 
+@dataclass(frozen=True)
+class Forfeit:
+    """A match lost by a bot that failed (isolated play): who, where and what it did."""
+
+    bot: int  # index among the match's bots
+    name: str
+    deal: int
+    rotation: int
+    seat: int
+    reason: str  # the error's message: names the bot, its seat and what it did
+
+
 @dataclass
 class MatchResult:
     """Everything a match produced."""
@@ -114,6 +135,7 @@ class MatchResult:
     unit_name: str
     per: int = 100  # results are quoted per this many hands (1: per Cowboy game)
     mix_totals: list[Counter[str]] = field(default_factory=list)  # per bot, when hands' mixes were summed
+    forfeit: Forfeit | None = None  # the first failure of a bot, which lost the match (its hands are partial)
 
     def fold_mix(self, keep_decisions: bool = False) -> None:
         """Sum the hands' decision counters per bot into ``mix_totals`` and drop them
@@ -141,6 +163,8 @@ class MatchResult:
         hands = sorted((h for p in parts for h in p.hands), key=lambda h: (h.deal, h.rotation))
         sets = len({h.deal for h in hands})
         merged = cls(names=list(first.names), hands=hands, sets=sets, unit_name=first.unit_name, per=first.per)
+        forfeits = [p.forfeit for p in parts if p.forfeit is not None]
+        merged.forfeit = min(forfeits, key=lambda f: (f.deal, f.rotation), default=None)
         if all(p.mix_totals for p in parts):
             merged.mix_totals = [Counter() for _ in first.names]
             for p in parts:
@@ -214,12 +238,21 @@ def play_hand(
     seed: int,
     button: int,
     record_decisions: bool = False,
+    *,
+    names: Sequence[str] | None = None,
 ) -> tuple[list[float], list[tuple[int, str, str]]]:
-    """Play one hand (or game) with ``bots[seat]`` in each seat; rewards per seat."""
+    """Play one hand (or game) with ``bots[seat]`` in each seat; rewards per seat.
+
+    Each answer must be a legal action as an int: anything else raises
+    :class:`BotActionError`, a bot that raises or quits :class:`BotError`, both naming
+    the bot (``names[seat]``, default its ``name``) and its seat.
+    """
+    names = list(names) if names is not None else [describe(b) for b in bots]
     env.reset(seed=seed, options={"button": button})
-    for bot in bots:
+    for place, bot in enumerate(bots):
         if hasattr(bot, "reset"):
-            bot.reset()
+            with blame(names[place], place):
+                bot.reset()
     state = env.state
     assert state is not None
     decisions: list[tuple[int, str, str]] = []
@@ -227,10 +260,18 @@ def play_hand(
         seat = state.current_seat
         assert seat is not None
         agent = env.possible_agents[seat]
-        action = bots[seat].act(env.observe(agent), env.public_view(agent))
+        view = env.public_view(agent)
+        with blame(names[seat], seat):
+            answer = bots[seat].act(env.observe(agent), view)
+        if type(answer) is int and answer in view.legal_actions:
+            action = answer
+        else:  # anything odd is checked in full (numpy ints pass; None, 1.0 and 99 do not)
+            labels = state.legal_labels()
+            where = state.describe()
+            action = checked_action(answer, view.legal_actions, labels, bot=names[seat], seat=seat, state=where)
         if record_decisions:
-            decisions.append((seat, env.action_names[int(action)], state.street_label))
-        env.step(int(action))
+            decisions.append((seat, env.action_names[action], state.street_label))
+        env.step(action)
     return list(state.rewards()), decisions
 
 
@@ -248,6 +289,10 @@ def run_match(
     deal_range: range | None = None,
     on_hand: Callable[[HandRecordLite], None] | None = None,
     seating: str = "rotate",
+    isolate: bool = False,
+    decision_timeout: float = DECISION_TIMEOUT,
+    forfeit: bool | None = None,
+    names: Sequence[str] | None = None,
 ) -> MatchResult:
     """Play ``deals`` duplicate sets (or single hands with ``duplicate=False``).
 
@@ -256,32 +301,106 @@ def run_match(
     deals can be played separately (``deal_range``) with identical results. Without
     duplicate play deal ``d`` is played once, by the ``d``-th lineup in turn.
     ``record_decisions`` also fills each hand's ``mix`` (see :mod:`agents.mix`).
+
+    ``isolate``: every bot (a spec string) runs in its own process, is handed only its
+    observation and view, and has ``decision_timeout`` seconds per decision. ``forfeit``
+    (default: ``isolate``): a bot that fails loses the match: play stops and the result
+    holds the hands played so far and :class:`Forfeit`; otherwise the
+    :class:`~agents.failures.BotError` or ``BotActionError`` is raised. Errors name
+    the bots by ``names`` (default: their specs, or their ``name``).
     """
     n = num_players or len(bots)
     table = lineups(len(bots), n, True, seating)
-    policies = [load(b, seed=seed + i) if isinstance(b, str) else b for i, b in enumerate(bots)]
-    env = make_raw(variant, n, **(options or {}))
-    names = [b if isinstance(b, str) else describe(b) for b in bots]
-    hands: list[HandRecordLite] = []
-    for deal in deal_range if deal_range is not None else range(deals):
-        deal_seed = seed * 1_000_003 + deal
-        rotations = enumerate(table) if duplicate else [(deal % len(table), table[deal % len(table)])]
-        for rotation, lineup in rotations:
-            seated = [policies[i] for i in lineup]
-            for s, bot in enumerate(seated):
-                if hasattr(bot, "seed"):
-                    bot.seed(hash((deal_seed, rotation, s)) & 0x7FFFFFFF)
-            rewards, decisions = play_hand(env, seated, deal_seed, deal % n, record_decisions)
-            record = HandRecordLite(deal, rotation, lineup, rewards, decisions)
-            if record_decisions:
-                record.mix = decision_mix(env.state)
-            if keep_histories:
-                record.history = env.state
-            if on_hand is not None:
-                on_hand(record)
-            hands.append(record)
+    env = make_raw(variant, n, **(options or {}))  # bad options fail here, before any bot starts
+    labels = _labels(names if names is not None else bots)
+    policies = _isolated(bots, seed, decision_timeout) if isolate else _loaded(bots, seed)
+    match = _Match(env, policies, labels, seed, record_decisions, keep_histories, on_hand)
+    lost: Forfeit | None = None
+    try:
+        for deal in deal_range if deal_range is not None else range(deals):
+            rotations = enumerate(table) if duplicate else [(deal % len(table), table[deal % len(table)])]
+            for rotation, lineup in rotations:
+                try:
+                    match.play(deal, rotation, lineup)
+                except (BotError, BotActionError) as err:
+                    if not (isolate if forfeit is None else forfeit):
+                        raise
+                    lost = Forfeit(lineup[err.seat], labels[lineup[err.seat]], deal, rotation, err.seat, str(err))
+                    break
+            if lost is not None:
+                break
+    finally:
+        if isolate:
+            for bot in policies:
+                bot.close()
+    hands = match.hands
     sets = len({h.deal for h in hands})
-    return MatchResult(names=names, hands=hands, sets=sets, unit_name=unit_name(env), per=per_hands(env))
+    names = [b if isinstance(b, str) else describe(b) for b in bots]
+    result = MatchResult(names=names, hands=hands, sets=sets, unit_name=unit_name(env), per=per_hands(env))
+    result.forfeit = lost
+    return result
+
+
+def _labels(bots: Sequence[Any]) -> list[str]:
+    """Names for errors (the spec, or the bot's ``name``), ``#2`` on a repeat: they say which copy."""
+    names: list[str] = []
+    for b in bots:
+        base = b if isinstance(b, str) else describe(b)
+        copies = sum(1 for m in names if m == base or m.startswith(f"{base}#"))
+        names.append(base if copies == 0 else f"{base}#{copies + 1}")
+    return names
+
+
+def _loaded(bots: Sequence[str | Policy], seed: int) -> list[Any]:
+    return [load(b, seed=seed + i) if isinstance(b, str) else b for i, b in enumerate(bots)]
+
+
+def _isolated(bots: Sequence[str | Policy], seed: int, timeout: float) -> list[IsolatedBot]:
+    """One process per bot; started all before play, so a bot that cannot load fails first."""
+    if not all(isinstance(b, str) for b in bots):
+        raise ValueError("isolate=True needs bot specs (strings): a bot object already lives in this process")
+    started: list[IsolatedBot] = []
+    try:
+        for i, spec in enumerate(bots):
+            started.append(IsolatedBot(str(spec), seed=seed + i, timeout=timeout))
+    except BaseException:
+        for bot in started:
+            bot.close()
+        raise
+    return started
+
+
+@dataclass
+class _Match:
+    """One match's table and bots: plays one seating of one deal at a time."""
+
+    env: DealersChoiceEnv
+    policies: Sequence[Any]
+    names: list[str]
+    seed: int
+    record_decisions: bool
+    keep_histories: bool
+    on_hand: Callable[[HandRecordLite], None] | None
+    hands: list[HandRecordLite] = field(default_factory=list)
+
+    def play(self, deal: int, rotation: int, lineup: list[int]) -> None:
+        env, n = self.env, self.env.game.num_players
+        deal_seed = self.seed * 1_000_003 + deal
+        seated = [self.policies[i] for i in lineup]
+        names = [self.names[i] for i in lineup]
+        for s, bot in enumerate(seated):
+            if hasattr(bot, "seed"):
+                with blame(names[s], s):
+                    bot.seed(hash((deal_seed, rotation, s)) & 0x7FFFFFFF)
+        rewards, decisions = play_hand(env, seated, deal_seed, deal % n, self.record_decisions, names=names)
+        record = HandRecordLite(deal, rotation, lineup, rewards, decisions)
+        if self.record_decisions:
+            record.mix = decision_mix(env.state)
+        if self.keep_histories:
+            record.history = env.state
+        if self.on_hand is not None:
+            self.on_hand(record)
+        self.hands.append(record)
 
 
 def unit_name(env: DealersChoiceEnv) -> str:

@@ -11,6 +11,13 @@ spec                bot
                     in ``agents.sb3.SB3Agent``)
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
+
+``"heuristic:S"`` is the heuristic with style ``S``: a preset (``tight``, ``loose``,
+``aggressive``, ``default``), ``knob=value`` pairs
+(``heuristic:raise_edge=0.1,call_margin=0.0``) or a preset then pairs
+(``heuristic:tight,bluff=0.05``); see :mod:`agents.heuristic.style`. The style is read
+as data (never imported or evaluated); a bad knob or value is a ``ValueError`` that
+names it and lists the valid knobs and presets.
 """
 
 from __future__ import annotations
@@ -21,9 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import CallingStation, Policy, RandomAgent
+from agents.failures import failure_text
 
 BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
+STYLED = "heuristic:"  # prefix of a heuristic with a style
 
 
 def _from_path(target: str, seed: int | None) -> Any:
@@ -32,6 +41,8 @@ def _from_path(target: str, seed: int | None) -> Any:
         module = importlib.import_module(module_name)
     except ImportError as err:
         raise ValueError(f"cannot import module {module_name!r} for bot spec {target!r}: {err}") from err
+    except (Exception, SystemExit) as err:  # its code failed, or tried to end the run
+        raise ValueError(f"importing module {module_name!r} for bot spec {target!r} {failure_text(err)}") from err
     try:
         cls = getattr(module, attr)
     except AttributeError:
@@ -42,7 +53,10 @@ def _from_path(target: str, seed: int | None) -> Any:
         accepts_seed = "seed" in inspect.signature(cls).parameters
     except (TypeError, ValueError):  # builtins have no inspectable signature
         accepts_seed = False
-    bot = cls(seed=seed) if accepts_seed else cls()
+    try:
+        bot = cls(seed=seed) if accepts_seed else cls()
+    except (Exception, SystemExit) as err:  # builtins:exit must not end the run quietly
+        raise ValueError(f"building the bot of spec {target!r} {failure_text(err)}") from err
     if not isinstance(bot, Policy):
         raise ValueError(f"{target!r} built {type(bot).__name__}, which has no act(observation, view) method")
     return bot
@@ -56,6 +70,10 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         raise ValueError(f"a bot spec must be a string or a bot with act(), got {type(spec).__name__}")
     if spec in BUILTIN:
         return BUILTIN[spec](seed=seed)
+    if spec.startswith(STYLED):
+        from agents.heuristic import HeuristicAgent, parse_style
+
+        return HeuristicAgent(seed=seed, style=parse_style(spec[len(STYLED) :]))
     if spec in LAZY:
         return _from_path(LAZY[spec], seed)
     if spec.endswith((".pt", ".pth", ".zip")) or Path(spec).is_file():  # .zip: says what an SB3 model is
@@ -64,5 +82,5 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         return load_agent(spec, seed=seed, **kwargs)
     if ":" in spec:
         return _from_path(spec, seed)
-    known = ", ".join([*BUILTIN, *LAZY, "a checkpoint path", "module:Class"])
+    known = ", ".join([*BUILTIN, *LAZY, "heuristic:<style>", "a checkpoint path", "module:Class"])
     raise ValueError(f"unknown bot spec {spec!r}; use one of: {known}")

@@ -13,6 +13,10 @@ ratings finite when one bot wins every set.
 over its opponents, in the variant's unit. Win/loss ratings ignore margins; the
 field mean ignores consistency; a table shows both.
 
+A pair lost by forfeit (a bot that failed in isolated play, :mod:`agents.isolate`)
+counts as every duplicate set won by the other bot in the Bradley-Terry fit, and not
+at all in the field means (it has no chips to count).
+
 Uncertainty: the tournament plays the same deals in every pair, so the bootstrap
 resamples deals jointly for all pairs (``bootstrap`` times) and refits; the interval
 is the 2.5 and 97.5 percentiles.
@@ -97,10 +101,16 @@ def rate(
     bootstrap: int = 1000,
     seed: int = 0,
     prior: float = 0.5,
+    forfeits: Mapping[tuple[int, int], int] | None = None,
+    deals: int | None = None,
 ) -> list[Rating]:
     """Ratings of ``num_bots`` bots from ``pair_sets[(i, j)]``: bot i's mean result per
-    seat-hand against bot j in each duplicate set (the same deals in every pair)."""
-    lengths = {len(s) for s in pair_sets.values()}
+    seat-hand against bot j in each duplicate set (the same deals in every pair).
+
+    ``forfeits[(i, j)]``: the bot of pair (i, j) that won it by forfeit; it wins all
+    ``deals`` sets (``deals`` is needed only when no pair has sets)."""
+    forfeits = dict(forfeits or {})
+    lengths = {len(s) for s in pair_sets.values()} | ({deals} if deals is not None else set())
     if len(lengths) != 1:
         raise ValueError(f"every pair must play the same deals; got set counts {sorted(lengths)}")
     deals = lengths.pop()
@@ -110,12 +120,19 @@ def rate(
     index = np.vstack([np.arange(deals), rng.integers(deals, size=(bootstrap, deals))])  # row 0: the data
     wins = np.zeros((bootstrap + 1, num_bots, num_bots))
     margin = np.zeros((bootstrap + 1, num_bots))
+    opponents = np.zeros(num_bots)
     for (i, j), sets in pair_sets.items():
         sample = np.asarray(sets, dtype=float)[index]
         wins[:, i, j], wins[:, j, i] = set_wins(sample)
         mean = sample.mean(-1) * scale
-        margin[:, i] += mean / (num_bots - 1)
-        margin[:, j] -= mean / (num_bots - 1)
+        margin[:, i] += mean
+        margin[:, j] -= mean
+        opponents[[i, j]] += 1
+    for (i, j), winner in forfeits.items():
+        loser = j if winner == i else i
+        wins[:, winner, loser] = deals
+    with np.errstate(invalid="ignore", divide="ignore"):
+        margin = np.where(opponents > 0, margin / opponents, np.nan)
     elo = elo_points(bradley_terry(wins, prior=prior))
     elo_lo, elo_hi = np.percentile(elo[1:], [2.5, 97.5], axis=0)
     field_lo, field_hi = np.percentile(margin[1:], [2.5, 97.5], axis=0)

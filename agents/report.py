@@ -123,9 +123,9 @@ def format_table(report: dict[str, Any]) -> str:
                 b["name"],
                 f"{b['elo']:+.0f}",
                 f"[{b['elo_low']:+.0f}, {b['elo_high']:+.0f}]",
-                number(b["mean"]),
+                number(b["mean"]) if b["mean"] is not None else "-",  # None: every match forfeited
                 _interval(b["ci_low"], b["ci_high"]),
-                FORMATS["pct"](b["win_rate"]),
+                FORMATS["pct"](b["win_rate"]) if b["win_rate"] is not None else "-",
                 *_mix_cells(b, columns),
             ]
             for b in sorted(bots, key=lambda b: -b["elo"])

@@ -10,6 +10,13 @@ result is identical for any number of workers and any chunk size.
 That guarantee assumes bots act only on what they are shown (plus their seeded
 randomness): a bot that learns across hands would see a different sequence of hands
 in each chunk.
+
+``MatchSpec(isolate=True)`` runs every bot in its own process (:mod:`agents.isolate`,
+started once per bot and process and reused by its chunks) with a time limit per
+decision. A bot that fails then forfeits its match: the match's result carries
+``forfeit`` (its other chunks are skipped when playing in this process), the hands
+played before the failure are kept (and their histories written), and the other
+matches go on.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ from typing import Any
 from tqdm import tqdm
 
 from agents.arena import HandRecordLite, MatchResult, lineups, run_match
+from agents.base import describe
+from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load
 from envs.engine.history import HandRecord, hand_history
 
@@ -51,6 +60,8 @@ class MatchSpec:
     record_decisions: bool = True  # the decision mix (summed per bot: see MatchResult.fold_mix)
     keep_decisions: bool = False  # also keep each hand's list of decisions
     histories: str | None = None  # None, "text", "json" or "both"
+    isolate: bool = False  # every bot in its own process; a failing bot forfeits the match
+    decision_timeout: float = DECISION_TIMEOUT  # seconds per decision, with isolate
 
     def hands_per_deal(self) -> int:
         """Hands played for each deal (one per lineup, or one without duplicate play)."""
@@ -69,6 +80,7 @@ Job = tuple[int, MatchSpec, range]
 HistorySink = Callable[[int, MatchSpec, list[HandRecordLite]], None]
 
 _BOTS: dict[tuple[str, int], Any] = {}  # per process: bots loaded once, reseeded per hand
+_ISOLATED: dict[tuple[str, int, float], IsolatedBot] = {}  # per process: bot processes, reused while alive
 
 
 def _bot(spec: Any, seed: int) -> Any:
@@ -80,10 +92,30 @@ def _bot(spec: Any, seed: int) -> Any:
     return _BOTS[key]
 
 
+def _isolated_bot(spec: Any, seed: int, timeout: float) -> IsolatedBot:
+    if not isinstance(spec, str):
+        raise ValueError("isolated play needs bot specs (strings): a bot object already lives in this process")
+    key = (spec, seed, timeout)
+    bot = _ISOLATED.get(key)
+    if bot is None or not bot.alive:
+        bot = _ISOLATED[key] = IsolatedBot(spec, seed=seed, timeout=timeout)
+    return bot
+
+
+def close_isolated() -> None:
+    """Stop the bot processes this process started."""
+    while _ISOLATED:
+        _ISOLATED.popitem()[1].close()
+
+
 def play_chunk(job: Job, on_hand: Callable[[HandRecordLite], None] | None = None) -> tuple[int, MatchResult]:
     """Play one chunk of one match; hand histories become text / JSON here."""
     index, spec, deals = job
-    bots = [_bot(b, spec.seed + i) for i, b in enumerate(spec.bots)]
+    bots: list[Any]
+    if spec.isolate:
+        bots = [_isolated_bot(b, spec.seed + i, spec.decision_timeout) for i, b in enumerate(spec.bots)]
+    else:
+        bots = [_bot(b, spec.seed + i) for i, b in enumerate(spec.bots)]
 
     def finish(record: HandRecordLite) -> None:
         if spec.histories is not None:
@@ -107,7 +139,11 @@ def play_chunk(job: Job, on_hand: Callable[[HandRecordLite], None] | None = None
         deal_range=deals,
         on_hand=finish,
         seating=spec.seating,
+        forfeit=spec.isolate,
+        names=[b if isinstance(b, str) else describe(b) for b in spec.bots],
     )
+    if result.forfeit is not None:  # it starts afresh in its next match
+        bots[result.forfeit.bot].close()
     result.names = [b if isinstance(b, str) else name for b, name in zip(spec.bots, result.names, strict=True)]
     if spec.record_decisions:
         result.fold_mix(spec.keep_decisions)
@@ -168,21 +204,29 @@ def play_matches(
     jobs: list[Job] = [(i, spec, r) for i, spec in enumerate(specs) for r in chunks(deals, workers)]
     total = sum(spec.hands_per_deal() * deals for spec in specs)
     parts: list[list[MatchResult]] = [[] for _ in specs]
-    with tqdm(total=total, unit="hand", disable=not progress, dynamic_ncols=True) as bar:
-        for index, part in _results(jobs, workers, bar):
-            if on_histories is not None and specs[index].histories is not None:
-                on_histories(index, specs[index], part.hands)
-            for hand in part.hands:
-                hand.history = None
-            parts[index].append(part)
+    forfeited: set[int] = set()
+    try:
+        with tqdm(total=total, unit="hand", disable=not progress, dynamic_ncols=True) as bar:
+            for index, part in _results(jobs, workers, bar, forfeited):
+                if on_histories is not None and specs[index].histories is not None:
+                    on_histories(index, specs[index], part.hands)
+                for hand in part.hands:
+                    hand.history = None
+                parts[index].append(part)
+                if part.forfeit is not None:
+                    forfeited.add(index)
+    finally:
+        close_isolated()
     return [MatchResult.merge(p) for p in parts]
 
 
-def _results(jobs: list[Job], workers: int, bar: tqdm) -> Iterator[tuple[int, MatchResult]]:
-    """Chunk results in job order: here hand by hand, or from a pool chunk by chunk."""
+def _results(jobs: list[Job], workers: int, bar: tqdm, forfeited: set[int]) -> Iterator[tuple[int, MatchResult]]:
+    """Chunk results in job order: here hand by hand (skipping matches already
+    forfeited), or from a pool chunk by chunk."""
     if workers == 1:
         for job in jobs:
-            yield play_chunk(job, on_hand=lambda _: bar.update(1))
+            if job[0] not in forfeited:
+                yield play_chunk(job, on_hand=lambda _: bar.update(1))
         return
     context = multiprocessing.get_context("spawn")  # no fork: safe with torch and threads
     with context.Pool(workers, initializer=_init_worker) as pool:

@@ -5,13 +5,24 @@ Prints, for one table setup (default: two-player stud, the default network):
 * collection: decisions per second at every seat (and the learner's share, which
   becomes training data) of ``agents.rollout.Collector`` with batched inference on one
   thread, for pure self-play and for the default mix with pool tables;
+* with ``--bot-fraction F --bots SPEC ...``: the same collection with a fraction ``F``
+  of the episodes played against fixed bots (``agents.load`` specs, such as
+  ``heuristic`` or ``heuristic:tight``) and the other episodes self-play; the bots'
+  own share of the time is reported, and ``--profile N`` prints the N functions that
+  take the most time in that mode (cProfile, one rollout);
 * the same tables driven by uniformly random actions through the same env calls (the
   ceiling that the env sets);
 * the PPO update: training decisions processed per second (decisions x epochs / time)
   with 1 and 2 torch threads.
 
 Each figure is the median of ``--repeats`` rollouts (or updates) after a warm-up.
-Usage: ``python benchmarks/bench_train.py [--variant stud --players 2 --tables 64]``.
+Rates are per second of wall-clock time, and also per second of this process's CPU
+time (``time.process_time``), which stays meaningful on a machine shared with other
+jobs. Threads are capped at one (OMP/MKL/OpenBLAS and torch).
+
+Usage: ``python benchmarks/bench_train.py [--variant stud --players 2 --tables 64]``;
+the heuristic-opponent target of issue 16:
+``python benchmarks/bench_train.py --bot-fraction 0.5 --bots heuristic --only-bots``.
 """
 
 from __future__ import annotations
@@ -19,16 +30,24 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # as train.py: sleeping idle OpenMP workers
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # one core: the figures are per core
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
 from agents.features import card_groups
+from agents.loading import load
 from agents.nets import PolicyNet
 from agents.neural import Layout
 from agents.pool import OpponentPool
@@ -57,13 +76,53 @@ def random_play(variant: str, n: int, tables: int, decisions: int) -> float:
     return done / (time.perf_counter() - start)
 
 
+class TimedBot:
+    """A fixed bot whose ``act_batch`` time (CPU seconds) and decisions are counted."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.seconds = 0.0
+        self.decisions = 0
+        self.calls = 0
+
+    def act_batch(self, observations: Sequence[Any], views: Sequence[Any]) -> list[int]:
+        start = time.process_time()
+        actions = self.bot.act_batch(observations, views)
+        self.seconds += time.process_time() - start
+        self.decisions += len(views)
+        self.calls += 1
+        return actions
+
+    def seed(self, seed: int | None) -> None:
+        self.bot.seed(seed)
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Median rates over the repeats (decisions per second)."""
+
+    every: float  # all seats, wall clock
+    learner: float  # the learner's decisions (training data), wall clock
+    learner_cpu: float  # the learner's decisions per CPU second of this process
+    bot_share: float  # fraction of the CPU time spent inside the bots' act_batch
+    bot_batch: float  # mean views per act_batch call
+
+
 def collection(
-    layout: Layout, net: PolicyNet, tables: int, decisions: int, self_play: float, repeats: int
-) -> tuple[float, float, Batch]:
-    """(all decisions/s, learner decisions/s, a batch) of the collector, median of repeats."""
+    layout: Layout,
+    net: PolicyNet,
+    tables: int,
+    decisions: int,
+    self_play: float,
+    repeats: int,
+    bots: Sequence[tuple[str, Any]] = (),
+    bot_fraction: float = 0.0,
+) -> tuple[Rates, Batch, Collector]:
+    """Rates of the collector (medians of the repeats), a batch and the collector."""
     pool = OpponentPool(lambda: PolicyNet.from_arch(net.arch()), capacity=4)
     for update in range(3):
         pool.add(net, update)
+    timed = [(name, TimedBot(bot)) for name, bot in bots]
     collector = Collector(
         layout.variant,
         layout.num_players,
@@ -74,18 +133,37 @@ def collection(
         self_play=self_play,
         gamma=1.0,
         lam=0.95,
+        bots=timed,
+        bot_fraction=bot_fraction,
         rng=np.random.default_rng(0),
         generator=torch.Generator().manual_seed(0),
     )
     collector.collect(decisions // 4)  # warm-up
-    rates, learner_rates = [], []
+    every, learner, learner_cpu, share, per_call = [], [], [], [], []
     batch = None
-    for _ in tqdm(range(repeats), desc=f"collect self_play={self_play}", leave=False):
+    label = f"collect self_play={self_play}" + (f" bots={bot_fraction}" if bots else "")
+    for _ in tqdm(range(repeats), desc=label, leave=False):
+        for _, bot in timed:
+            bot.seconds, bot.decisions, bot.calls = 0.0, 0, 0
+        cpu = time.process_time()
         batch, stats = collector.collect(decisions)
-        rates.append(stats.decisions / stats.seconds)
-        learner_rates.append(stats.learner_decisions / stats.seconds)
+        cpu = time.process_time() - cpu
+        every.append(stats.decisions / stats.seconds)
+        learner.append(stats.learner_decisions / stats.seconds)
+        learner_cpu.append(stats.learner_decisions / cpu)
+        share.append(sum(b.seconds for _, b in timed) / cpu)
+        calls = sum(b.calls for _, b in timed)
+        per_call.append(sum(b.decisions for _, b in timed) / calls if calls else 0.0)
     assert batch is not None
-    return statistics.median(rates), statistics.median(learner_rates), batch
+    med = statistics.median
+    return Rates(med(every), med(learner), med(learner_cpu), med(share), med(per_call)), batch, collector
+
+
+def profile(collector: Collector, decisions: int, top: int) -> None:
+    """Print the ``top`` functions by own CPU time over one rollout."""
+    profiler = cProfile.Profile(time.process_time)
+    profiler.runcall(collector.collect, decisions)
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
 
 
 def update_rate(net: PolicyNet, batch: Batch, threads: int, repeats: int) -> tuple[float, float]:
@@ -104,8 +182,18 @@ def update_rate(net: PolicyNet, batch: Batch, threads: int, repeats: int) -> tup
     return len(batch) * settings.epochs / seconds, seconds
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Print the throughput table."""
+def print_rates(label: str, rates: Rates, bots: bool) -> None:
+    """Table rows of one collection mode."""
+    print(f"| collection, {label}: all seats | {rates.every:,.0f} |")
+    print(f"| collection, {label}: learner (training data) | {rates.learner:,.0f} |")
+    print(f"| collection, {label}: learner per CPU second | {rates.learner_cpu:,.0f} |")
+    if bots:
+        print(f"| collection, {label}: bots' share of the CPU time | {rates.bot_share:.0%} |")
+        print(f"| collection, {label}: views per bot act_batch call | {rates.bot_batch:.1f} |")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="stud")
     parser.add_argument("--players", type=int, default=2)
@@ -113,20 +201,47 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--decisions", type=int, default=8192, help="learner decisions per rollout")
     parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--bots", nargs="+", default=[], metavar="SPEC", help="fixed bots (agents.load specs)")
+    parser.add_argument("--bot-fraction", type=float, default=0.0, help="share of episodes at bot tables (0..1)")
+    parser.add_argument("--only-bots", action="store_true", help="only the bot mode: skip the other rows")
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
     args = parser.parse_args(argv)
+    if not 0.0 <= args.bot_fraction <= 1.0:
+        parser.error(f"--bot-fraction must be between 0 and 1, got {args.bot_fraction}")
+    if (args.bot_fraction > 0) != bool(args.bots):
+        parser.error("--bot-fraction above 0 and --bots go together")
+    if args.only_bots and not args.bots:
+        parser.error("--only-bots needs --bots and --bot-fraction")
+    return args
 
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the throughput table."""
+    args = parse_args(argv)
     layout = Layout.build(args.variant, args.players, {})
     torch.manual_seed(0)
     net = PolicyNet(layout.obs_size, len(layout.action_names), args.hidden, card_groups=card_groups(layout.pieces))
     torch.set_num_threads(1)
     print(f"{layout.describe()}; {args.tables} tables; network {args.hidden} x 2 torsos + card features")
     print("| what | decisions per second |\n|---|---:|")
-    ceiling = random_play(args.variant, args.players, args.tables, 40_000)
-    print(f"| env only, random actions (all seats) | {ceiling:,.0f} |")
-    for self_play in (1.0, 0.5):
-        every, learner, batch = collection(layout, net, args.tables, args.decisions, self_play, args.repeats)
-        print(f"| collection, self_play={self_play}: all seats | {every:,.0f} |")
-        print(f"| collection, self_play={self_play}: learner (training data) | {learner:,.0f} |")
+    batch = None
+    if not args.only_bots:
+        ceiling = random_play(args.variant, args.players, args.tables, 40_000)
+        print(f"| env only, random actions (all seats) | {ceiling:,.0f} |")
+        for self_play in (1.0, 0.5):
+            rates, batch, _ = collection(layout, net, args.tables, args.decisions, self_play, args.repeats)
+            print_rates(f"self_play={self_play}", rates, bots=False)
+    if args.bots:
+        bots = [(spec, load(spec, seed=0)) for spec in args.bots]
+        rates, batch, collector = collection(
+            layout, net, args.tables, args.decisions, 1.0, args.repeats, bots, args.bot_fraction
+        )
+        print_rates(f"{args.bot_fraction:.0%} of episodes vs {' '.join(args.bots)}, rest self-play", rates, bots=True)
+        if args.profile:
+            profile(collector, args.decisions, args.profile)
+    if args.only_bots:
+        return
+    assert batch is not None
     for threads in (1, 2):
         rate, seconds = update_rate(net, batch, threads, args.repeats)
         label = f"PPO update ({PPOSettings().epochs} epochs), {threads} thread(s): {seconds:.2f} s per update"

@@ -21,8 +21,10 @@ The engine holds the rules; this class turns its states into PettingZoo's
 * ``infos[agent]["legal_actions"]`` names the legal actions of the agent to act, in
   ``action_mask`` index order (readable names where a step gives them, such as Cowpie's
   ``split_Ah_9d`` for the stable index of ``split_0_3``); at the
-  end every agent's info has ``"history"`` (a :class:`HandHistoryView`: ``str()`` it for
-  the text, ``.record`` for an exact replay).
+  end every agent's info has ``"history"``: the hand as that seat saw it (a
+  :class:`~envs.seat_history.SeatHistory`: ``str()`` it for the text). Infos and views hold
+  only what the seat may see; the omniscient history and the exact replay record are
+  the user's: ``hand_record()`` and ``full_history()``.
 """
 
 from __future__ import annotations
@@ -42,14 +44,18 @@ from envs.engine.observation import Tracker, describe, docs_table
 from envs.engine.options import check_choice, check_seat, check_seed, quoted
 from envs.engine.state import State
 from envs.engine.variant import Variant
+from envs.engine.view import PublicView, SeatLogs, public_view
+from envs.seat_history import seat_histories
 from envs.variants import get_variant, replay
-from envs.view import PublicView, public_view
 
 RENDER_FPS = 2  # one frame per decision; two a second is a pace a person can follow
 
 
 class HandHistoryView:
-    """A finished hand's history: text on ``str()`` (built lazily), replay record."""
+    """A hand's omniscient history: text on ``str()`` (built lazily), replay record.
+
+    It holds the whole state (the deck, every hidden card): ``full_history()`` gives it
+    to the user; bots get :class:`~envs.seat_history.SeatHistory` instead."""
 
     def __init__(self, state: State, viewer: int | None = None) -> None:
         self.state = state
@@ -137,6 +143,7 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         self._button: int | None = None
         self._zero_mask = np.zeros(num_actions, np.int8)
         self.state: State | None = None
+        self._seat_logs = SeatLogs(n)  # what each seat saw: views and histories copy from it
 
     # ----------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -148,7 +155,22 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
     def public_view(self, agent: str) -> PublicView:
         """Structured view of what ``agent`` knows now (for bots that reason about cards)."""
         assert self.state is not None, "call reset() first"
-        return public_view(self.state, self.agent_name_mapping[agent])
+        seat = self.agent_name_mapping[agent]
+        self._seat_logs.sync(self.state.events)
+        return public_view(self.state, seat, events=self._seat_logs.snapshot(seat))
+
+    def hand_record(self) -> HandRecord:
+        """The exact replay record of the current (or last) hand: the deck, the
+        generator state and every decision. For the user, never for a bot: it holds
+        every hidden card."""
+        assert self.state is not None, "call reset() first"
+        return HandRecord.of(self.state)
+
+    def full_history(self) -> HandHistoryView:
+        """The current (or last) hand with every card shown, and its replay record
+        (``.record``). For the user, never for a bot (``infos`` hold each seat's own)."""
+        assert self.state is not None, "call reset() first"
+        return HandHistoryView(self.state)
 
     def observation_table(self) -> str:
         """Markdown table of this env's observation layout."""
@@ -274,11 +296,12 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         assert self.state is not None
         self.rewards = rewards
         truncated = self.state.truncated
+        histories = seat_histories(self.state)  # each seat's own: no hidden card, no deck
         for seat, agent in enumerate(self.possible_agents):
             if agent in self.terminations:
                 self.terminations[agent] = not truncated
                 self.truncations[agent] = truncated
-                self.infos[agent] = {"legal_actions": [], "history": HandHistoryView(self.state, seat)}
+                self.infos[agent] = {"legal_actions": [], "history": histories[seat]}
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
         if self.render_mode == "human":

@@ -15,7 +15,8 @@ the episode ends. Everything the caller gets is the learner's own:
   truncation: the game was cut short, not finished by the rules);
 * **info**: ``legal_actions`` (names, in mask order), ``learner_seat``, ``agent``,
   ``button``; on reset also ``skipped_deals`` / ``skipped_reward`` (below); at the
-  end the learner's ``history`` (a :class:`~envs.aec.HandHistoryView`).
+  end the learner's ``history`` (the hand as the learner saw it, a
+  :class:`~envs.seat_history.SeatHistory`; the replay record is ``self.aec.hand_record()``).
 
 Seats: ``learner_seat="rotate"`` (default) moves the learner one seat clockwise each
 episode, and one more every ``n`` episodes: the button (option ``button="rotate"``)

@@ -18,6 +18,15 @@ silent random bot: a new variant must come with its heuristic. Every decision is
 function of the bot's seed and the view (the Monte Carlo samples come from the bot's
 own generator, reseeded by the arena every hand), so matches replay exactly.
 
+How it plays is a :class:`~agents.heuristic.style.HeuristicStyle` (named presets
+``default``, ``tight``, ``loose``, ``aggressive``; ``agents.load("heuristic:tight")``).
+
+``act_batch(observations, views)`` decides many tables at once (the training
+collector's call): each family plans every view, the bot's generator serves the
+views' random numbers in order, and the Monte Carlo hands of all the views are
+evaluated together (:mod:`agents.heuristic.plans`). It returns exactly what ``act``
+called on each view in turn returns, and leaves the generator in the same state.
+
 >>> import agents
 >>> result = agents.run_match("razz", ["heuristic", "random"], deals=4, seed=3)
 >>> len(result.hands)
@@ -26,25 +35,25 @@ own generator, reseeded by the arena every hand), so matches replay exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from agents.base import Agent, Observation
 from agents.heuristic import chowaha, cowboy, cowpie, stud
-from agents.heuristic.equity import Context
+from agents.heuristic.plans import Family, groups
+from agents.heuristic.sampling import draw
+from agents.heuristic.style import DEFAULT_STYLE, PRESETS, HeuristicStyle, parse_style
 from envs.view import PublicView
 
-Decider = Callable[[PublicView, Context], int]
-
-DECIDERS: dict[str, Decider] = {
-    "stud": stud.decide,
-    "razz": stud.decide,
-    "stud_hilo": stud.decide,
-    "stud_hilo_declare": stud.decide,
-    "cowpie": cowpie.decide,
-    "cowboy": cowboy.decide,
-    "cowgirl": cowboy.decide,
-    "cowpattie": cowboy.decide,
-    "chowaha": chowaha.decide,
+DECIDERS: dict[str, Family] = {
+    "stud": stud.FAMILY,
+    "razz": stud.FAMILY,
+    "stud_hilo": stud.FAMILY,
+    "stud_hilo_declare": stud.FAMILY,
+    "cowpie": cowpie.FAMILY,
+    "cowboy": cowboy.FAMILY,
+    "cowgirl": cowboy.FAMILY,
+    "cowpattie": cowboy.FAMILY,
+    "chowaha": chowaha.FAMILY,
 }
 DEFAULT_SAMPLES = 256
 MIN_SAMPLES = 16
@@ -61,36 +70,71 @@ class HeuristicAgent(Agent):
         seed: seed of the bot's generator (the arena reseeds it every hand).
         samples: Monte Carlo samples per decision (at least ``MIN_SAMPLES``); more is
             steadier and slower.
+        style: how it plays: a :class:`HeuristicStyle`, or a style spec such as
+            ``"tight"`` or ``"raise_edge=0.1,call_margin=0.0"`` (see
+            :func:`~agents.heuristic.style.parse_style`); default: the default style.
     """
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES) -> None:
+    def __init__(
+        self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, style: HeuristicStyle | str = DEFAULT_STYLE
+    ) -> None:
         super().__init__(seed)
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < MIN_SAMPLES:
             raise ValueError(f"samples={samples!r} is not allowed: expected an int >= {MIN_SAMPLES}")
+        if isinstance(style, str):
+            style = parse_style(style)
+        if not isinstance(style, HeuristicStyle):
+            raise ValueError(f"style must be a HeuristicStyle or a style spec string, got {type(style).__name__}")
         self.samples = samples
+        self.style = style
+        if style != DEFAULT_STYLE:
+            self.name = f"heuristic:{style.label}"
 
     def act(self, observation: Observation, view: PublicView) -> int:
         """The variant's rule for this decision; always one of ``view.legal_actions``."""
-        if not isinstance(view, PublicView):
-            raise ValueError("HeuristicAgent needs the PublicView (env.public_view(agent)); got " + repr(type(view)))
-        if not view.legal_actions:
-            raise ValueError(f"player_{view.seat} is not to act: the view has no legal actions")
-        decide = decider(view.variant)
-        action = int(decide(view, Context(self.rng, self.samples)))
-        if action not in view.legal_actions:  # a bug in a rule: say so, never remap
-            raise RuntimeError(
-                f"heuristic for {view.variant} chose action {action}, not among the legal {view.legal_names}"
-            )
-        return action
+        return self.act_batch([observation], [view])[0]
+
+    def act_batch(self, observations: Sequence[Observation], views: Sequence[PublicView]) -> list[int]:
+        """Every view's decision, exactly as ``[act(o, v) for o, v in zip(...)]`` (the
+        same actions, the generator left in the same state), in a few large numpy
+        calls; see the module docstring. ``observations`` are not read (the views
+        carry everything) but must match the views one to one."""
+        if len(observations) != len(views):
+            raise ValueError(f"act_batch got {len(observations)} observations for {len(views)} views")
+        families = [_checked(view) for view in views]
+        plans = [family.plan(view, self.style, self.samples) for family, view in zip(families, views, strict=True)]
+        drawn = draw(self.rng, [p.request for p in plans])
+        actions = [0] * len(views)
+        for family, members in groups(families).items():
+            assert isinstance(family, Family)
+            chosen = family.finish([plans[i] for i in members], [drawn[i] for i in members])
+            for i, action in zip(members, chosen, strict=True):
+                actions[i] = int(action)
+        for view, action in zip(views, actions, strict=True):
+            if action not in view.legal_actions:  # a bug in a rule: say so, never remap
+                raise RuntimeError(
+                    f"heuristic for {view.variant} chose action {action}, not among the legal {view.legal_names}"
+                )
+        return actions
 
     def __repr__(self) -> str:
-        return f"HeuristicAgent(samples={self.samples})"
+        style = "" if self.style == DEFAULT_STYLE else f", style={self.style.label!r}"
+        return f"HeuristicAgent(samples={self.samples}{style})"
 
 
-def decider(variant: str) -> Decider:
-    """The decision function of a variant; a clear error when there is none."""
+def _checked(view: PublicView) -> Family:
+    """The view's family, after checking that it is a view of a seat to act."""
+    if not isinstance(view, PublicView):
+        raise ValueError("HeuristicAgent needs the PublicView (env.public_view(agent)); got " + repr(type(view)))
+    if not view.legal_actions:
+        raise ValueError(f"player_{view.seat} is not to act: the view has no legal actions")
+    return decider(view.variant)
+
+
+def decider(variant: str) -> Family:
+    """The family of a variant; a clear error when there is none."""
     try:
         return DECIDERS[variant]
     except KeyError:
@@ -98,4 +142,12 @@ def decider(variant: str) -> Decider:
         raise NoHeuristicError(f"no heuristic for variant {variant!r}; variants with one: {known}") from None
 
 
-__all__ = ["DECIDERS", "HeuristicAgent", "NoHeuristicError", "decider"]
+__all__ = [
+    "DECIDERS",
+    "PRESETS",
+    "HeuristicAgent",
+    "HeuristicStyle",
+    "NoHeuristicError",
+    "decider",
+    "parse_style",
+]

@@ -9,20 +9,31 @@ never forfeits.
 Betting: stud's deal sampling completes every live hand; every sampled hand (the
 bot's too) is split by the same score, and the equity is half the five-card share
 plus half the two-card share. After the split (``bet_after_split``) the bot's own
-split is fixed: it is read from its secret ``split`` event.
+split is fixed: it is read from its secret ``split`` event. Batches deal as stud
+(:func:`agents.heuristic.stud.gather`) and split every view's hands in one call of
+``cowpie_splits``.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import numpy as np
 
 from agents.heuristic.betting import choose_bet
-from agents.heuristic.equity import Context, share_of_best
-from agents.heuristic.stud import SEVENTH, deal_samples
+from agents.heuristic.equity import Context
+from agents.heuristic.plans import Family, groups, luck, own_event, rows_mean
+from agents.heuristic.sampling import Drawn, Request, draw
+from agents.heuristic.stud import SEVENTH, StudDeal, best_share, deal_plan, gather, players_first
+from agents.heuristic.style import DEFAULT_STYLE, HeuristicStyle
 from envs.engine.actions import SPLIT_BASE, SPLIT_PAIRS
 from envs.engine.hands import cowpie_splits
 from envs.variants.cowpie import five_card_percentiles, rank_splits, two_card_percentiles
 from envs.view import PublicView
+
+SPLIT_HANDS = 1024  # hands split per block: 21 splits each, the temporaries must stay in cache
 
 
 def choose_split(view: PublicView) -> int:
@@ -37,29 +48,95 @@ def choose_split(view: PublicView) -> int:
 
 def own_split(view: PublicView) -> int | None:
     """The split this seat already chose (its own secret event), if any."""
-    return next((e.action for e in reversed(view.events) if e.kind == "split" and e.seat == view.seat), None)
+    return own_event(view, "split")
+
+
+@dataclass(frozen=True)
+class CowpiePlan:
+    """A split (no random numbers) or a betting decision with its stud deal."""
+
+    view: PublicView
+    style: HeuristicStyle
+    deal: StudDeal | None
+    request: Request | None
+
+
+def plan(view: PublicView, style: HeuristicStyle, samples: int) -> CowpiePlan:
+    """Step 1 (see :mod:`agents.heuristic.plans`)."""
+    if any(SPLIT_BASE <= a < SPLIT_BASE + len(SPLIT_PAIRS) for a in view.legal_actions):
+        return CowpiePlan(view, style, None, None)
+    deal = deal_plan(view)
+    return CowpiePlan(view, style, deal, Request(deal.pool, samples, deal.need, int(style.bluff > 0)))
+
+
+def finish(plans: Sequence[CowpiePlan], drawn: Sequence[Drawn | None]) -> list[int]:
+    """Step 3: splits one by one, the betting equities in batch."""
+    actions = [0] * len(plans)
+    betting = [i for i, p in enumerate(plans) if p.deal is not None]
+    for i, p in enumerate(plans):
+        if p.deal is None:
+            actions[i] = choose_split(p.view)
+    keys = [(_players(plans[i]), _opponents(plans[i].view), _samples(drawn[i])) for i in betting]
+    for (players, k, samples), members in groups(keys).items():
+        per_block = max(1, SPLIT_HANDS // (samples * players))
+        for start in range(0, len(members), per_block):
+            part = [betting[j] for j in members[start : start + per_block]]
+            shares = _equities([plans[i] for i in part], [drawn[i] for i in part], players, k)
+            for i, share in zip(part, shares, strict=True):
+                p = plans[i]
+                actions[i] = choose_bet(p.view, share, max(0, SEVENTH - p.view.street), p.style, luck(drawn[i]))
+    return actions
+
+
+def _players(p: CowpiePlan) -> int:
+    assert p.deal is not None
+    return p.deal.players
+
+
+def _opponents(view: PublicView) -> int:
+    return max(1, view.live_opponents)
+
+
+def _samples(d: Drawn | None) -> int:
+    assert d is not None
+    return int(d.cards.shape[0])
+
+
+def _equities(plans: Sequence[CowpiePlan], drawn: Sequence[Drawn | None], players: int, k: int) -> list[float]:
+    """Expected pot shares of views with the same player count, live opponents ``k``
+    and sample count: each half to the best hand of its kind, ties shared."""
+    deals = [p.deal for p in plans if p.deal is not None]
+    hands = gather(deals, [d for d in drawn if d is not None])  # (S, n * P, 7)
+    down = np.concatenate([d.down for d in deals])
+    splits = cowpie_splits(hands, np.broadcast_to(down, hands.shape), validate=False)
+    # (21, hands) rows: the splits of a hand are compared by whole-row operations
+    five, two, legal = (np.ascontiguousarray(a.reshape(-1, 21).T) for a in (splits.five, splits.two, splits.legal))
+    five_power, two_power = _powered(k)
+    score = (five_power[five] + two_power[two]) / 2  # the score of rank_splits, k opponents
+    choice = np.where(legal, score, -1.0).argmax(axis=0).reshape(hands.shape[:2])  # every hand has a legal split
+    for i, p in enumerate(plans):
+        chosen = own_split(p.view)
+        if chosen is not None:
+            choice[:, i * players] = chosen - SPLIT_BASE
+    picked = (choice.ravel(), np.arange(choice.size))
+    ok = legal[picked]  # a forfeited split wins nothing
+    chosen_five = players_first(np.where(ok, five[picked], 0).reshape(choice.shape), players)
+    chosen_two = players_first(np.where(ok, two[picked], 0).reshape(choice.shape), players)
+    return rows_mean(0.5 * (best_share(chosen_five) + best_share(chosen_two)))
+
+
+@functools.cache
+def _powered(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The percentile tables raised to ``k`` (the same numbers as raising the looked-up
+    values: the power is taken element by element either way)."""
+    return five_card_percentiles() ** k, two_card_percentiles() ** k
+
+
+FAMILY = Family(plan, finish)
 
 
 def equity(view: PublicView, ctx: Context) -> float:
-    """Expected pot share: each half to the best hand of its kind, ties shared."""
-    sample = deal_samples(view, ctx.samples, ctx.rng)
-    splits = cowpie_splits(sample.hands, np.broadcast_to(sample.down, sample.hands.shape), validate=False)
-    k = max(1, view.live_opponents)
-    score = (five_card_percentiles()[splits.five] ** k + two_card_percentiles()[splits.two] ** k) / 2
-    choice = np.where(splits.legal, score, -1.0).argmax(axis=-1)  # (S, P): every hand has a legal split
-    chosen = own_split(view)
-    if chosen is not None:
-        choice[:, 0] = chosen - SPLIT_BASE
-    five = np.take_along_axis(splits.five, choice[..., None], -1)[..., 0]
-    two = np.take_along_axis(splits.two, choice[..., None], -1)[..., 0]
-    legal = np.take_along_axis(splits.legal, choice[..., None], -1)[..., 0]
-    five, two = np.where(legal, five, 0), np.where(legal, two, 0)  # a forfeited split wins nothing
-    return float((0.5 * (share_of_best(five) + share_of_best(two))).mean())
-
-
-def decide(view: PublicView, ctx: Context) -> int:
-    """The split, or a betting action."""
-    legal = view.legal_actions
-    if any(SPLIT_BASE <= a < SPLIT_BASE + len(SPLIT_PAIRS) for a in legal):
-        return choose_split(view)
-    return choose_bet(view, equity(view, ctx), rounds_left=max(0, SEVENTH - view.street))
+    """Expected pot share of one betting view (each half to the best hand of its kind)."""
+    p = plan(view, DEFAULT_STYLE, ctx.samples)
+    assert p.deal is not None, "equity is for betting decisions, not the split"
+    return _equities([p], draw(ctx.rng, [p.request]), p.deal.players, _opponents(view))[0]

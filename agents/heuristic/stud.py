@@ -8,27 +8,66 @@ the expected split-pot share (high half plus qualifying low half, ties shared).
 
 Declaration (``stud_hilo_declare``): from the chances of winning each way (ties
 count unless the swing rule is ``"outright"``); ``both`` only when the chance of
-winning both ways is at least ``BOTH_AT`` and beats what either half is worth.
+winning both ways is at least the style's ``both_at`` and beats what either half is
+worth.
 
-:func:`deal_samples` is shared with Cowpie, which deals exactly like stud.
+Batches (:mod:`agents.heuristic.plans`): every view's deal is planned as a table of
+seven card slots per live player, each slot a known card or a column of the view's
+drawn cards (layouts are cached: the same few recur street after street); the hands
+of many views are gathered into one array and evaluated by one call of each
+evaluator, and the players' strengths compared for all the views at once.
+:func:`deal_plan` and :func:`gather` are shared with Cowpie, which deals exactly like
+stud.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from agents.heuristic.betting import choose_bet
-from agents.heuristic.equity import Context, hilo_shares, sample_cards, share_of_best, unseen, wins_or_ties
+from agents.heuristic.equity import Context, wins_or_ties
+from agents.heuristic.plans import Family, groups, luck, rows_mean, seen_cards, unseen_cards
+from agents.heuristic.sampling import Drawn, Request, draw
+from agents.heuristic.style import DEFAULT_STYLE, HeuristicStyle
 from envs.engine.actions import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
-from envs.engine.hands import evaluate_high, evaluate_low
+from envs.engine.hands import NO_LOW, evaluate_high, evaluate_low
 from envs.view import PublicView
 
 DOWN = (True, True, False, False, False, False, True)  # face-down positions of the seven stud cards
 SEVENTH = 4  # street index of seventh street (the last betting round)
-BOTH_AT = 0.5  # least chance of winning both ways for a "both" declaration
+BOTH_AT = DEFAULT_STYLE.both_at  # least chance of winning both ways for a "both" declaration (default style)
 HIGH_GAMES = ("stud", "cowpie")
+GATHER_HANDS = 4096  # hands gathered and evaluated per block: keeps the arrays in cache
+
+
+@dataclass(frozen=True)
+class StudDeal:
+    """How to complete every live hand of one view from its drawn cards.
+
+    Attributes:
+        opponents: the opponents' seats, in row order (row 0 is the bot).
+        known_slots, known_cards: the card slots (``player * 7 + position``, dealt
+            order) whose card is known, and those cards.
+        drawn_slots, drawn_columns: the other slots, and the column of the drawn
+            cards that fills each (in slot order: ``0, 1, 2 ...``, then the last
+            column for every seventh card when it is one community card).
+        down: ``(players, 7)`` face-down flags (the community card counts as up).
+        pool: the unseen cards to draw from; ``need``: cards drawn per sample.
+    """
+
+    opponents: tuple[int, ...]
+    players: int  # hands per sample: the bot's and the live opponents'
+    known_slots: np.ndarray
+    known_cards: np.ndarray
+    drawn_slots: np.ndarray
+    drawn_columns: np.ndarray | None  # None: the identity (no community seventh card)
+    down: np.ndarray
+    pool: np.ndarray
+    need: int
 
 
 @dataclass(frozen=True)
@@ -46,101 +85,229 @@ class StudSample:
     opponents: tuple[int, ...]
 
 
-def deal_samples(view: PublicView, samples: int, rng: np.random.Generator) -> StudSample:
-    """Random completions of every live hand consistent with what the seat has seen."""
-    own = len(view.own_cards)
+def deal_plan(view: PublicView) -> StudDeal:
+    """Random completions of every live hand consistent with what the seat has seen.
+    When the unseen cards cannot give every live player its own seventh card, the
+    seventh card is one community card for everyone, as the rules deal it."""
+    own = list(view.own_cards)
     opponents = [s for s in range(view.num_players) if s != view.seat and not view.folded[s]]
-    pool = unseen(view.seen_cards())
+    pool = unseen_cards(seen_cards(view))
+    community = view.community[0] if view.community else None
     while True:
-        template, down = _template(view, opponents)
-        unknown = template == -1
-        shared = not view.community and _short_stub(unknown, own, len(pool))
-        if shared:  # the deck runs out at seventh street: one community card for everyone
-            unknown[:, 6] = False
-        need = int(unknown.sum()) + int(shared)
+        rows = [own + [-1] * (7 - len(own))]
+        rows += [[-1, -1, *view.up_cards[s], *[-1] * (5 - len(view.up_cards[s]))] for s in opponents]
+        if community is not None:
+            for row in rows:
+                row[6] = community
+        unknown = sum(row.count(-1) for row in rows)
+        shared = community is None and len(own) < 7 and unknown > len(pool)
+        if shared:  # the deck runs out at seventh street
+            unknown -= sum(row[6] == -1 for row in rows)
+        need = unknown + int(shared)
         if need <= len(pool) or len(opponents) <= 1:
             break
         opponents.pop()  # cannot happen with a real deck; keep the model within the cards
-    draws = sample_cards(rng, pool, samples, need)
-    hands = np.broadcast_to(template, (samples, *template.shape)).copy()
-    hands[:, unknown] = draws[:, : need - int(shared)]
-    if shared:
-        hands[:, :, 6] = draws[:, -1:]
-        down[:, 6] = False
-    return StudSample(hands, down, tuple(opponents))
+    flat = [card for row in rows for card in row]
+    known_slots, drawn_slots, columns = _layout(tuple(card < 0 for card in flat), need, shared)
+    known_cards = np.array([card for card in flat if card >= 0], np.intp)
+    down = _down(tuple(view.own_up), len(rows), community is not None or shared)
+    return StudDeal(tuple(opponents), len(rows), known_slots, known_cards, drawn_slots, columns, down, pool, need)
 
 
-def _template(view: PublicView, opponents: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Known cards per (player, position), -1 where unknown; and the down flags."""
-    template = np.full((1 + len(opponents), 7), -1, np.intp)
-    down = np.tile(np.asarray(DOWN), (1 + len(opponents), 1))
-    own = list(view.own_cards)
-    template[0, : len(own)] = own
-    down[0, : len(own)] = [not up for up in view.own_up]
-    for row, seat in enumerate(opponents, start=1):
-        up = view.up_cards[seat]
-        template[row, 2 : 2 + len(up)] = up
-    if view.community:
-        template[:, 6] = view.community[0]
-        down[:, 6] = False
-    return template, down
+@functools.lru_cache(maxsize=4096)
+def _layout(unknown: tuple[bool, ...], need: int, shared: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Known slots, drawn slots and their columns (see :class:`StudDeal`) of a deal
+    whose unknown slots are ``unknown``; cached: the same few layouts recur."""
+    known = [i for i, hidden in enumerate(unknown) if not hidden]
+    drawn = [i for i, hidden in enumerate(unknown) if hidden]
+    columns = None
+    if shared:  # every seventh card is the last drawn column
+        columns = np.array([need - 1 if i % 7 == 6 else 0 for i in drawn], np.intp)
+        own = columns < need - 1
+        columns[own] = np.arange(int(own.sum()))
+    known_slots, drawn_slots = np.array(known, np.intp), np.array(drawn, np.intp)
+    return _frozen(known_slots), _frozen(drawn_slots), None if columns is None else _frozen(columns)
 
 
-def _short_stub(unknown: np.ndarray, own: int, pool: int) -> bool:
-    """Will seventh street be a community card? Yes when the unseen cards cannot give
-    every live player its own seventh card."""
-    return own < 7 and int(unknown.sum()) > pool
+@functools.lru_cache(maxsize=1024)
+def _down(own_up: tuple[bool, ...], players: int, seventh_up: bool) -> np.ndarray:
+    """Face-down flags per (player, position); cached like :func:`_layout`."""
+    down = [list(DOWN) for _ in range(players)]
+    down[0][: len(own_up)] = [not up for up in own_up]
+    if seventh_up:
+        for row in down:
+            row[6] = False
+    return _frozen(np.array(down, bool))
 
 
-def _values(view: PublicView, flat: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """(high, low) strengths of ``(N, 7)`` hands as the variant needs them."""
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """Cached arrays are shared: make them read-only."""
+    array.flags.writeable = False
+    return array
+
+
+def gather(deals: Sequence[StudDeal], drawn: Sequence[Drawn]) -> np.ndarray:
+    """``(S, sum of players, 7)`` hands of several views with the same sample count,
+    view after view along axis 1, each as :func:`deal_samples` deals them: two
+    assignments per view (its known cards, then its drawn columns)."""
+    samples = drawn[0].cards.shape[0]
+    out = np.empty((samples, 7 * sum(d.players for d in deals)), np.intp)
+    start = 0
+    for deal, d in zip(deals, drawn, strict=True):
+        part = out[:, start : start + 7 * deal.players]
+        part[:, deal.known_slots] = deal.known_cards
+        part[:, deal.drawn_slots] = d.cards if deal.drawn_columns is None else d.cards[:, deal.drawn_columns]
+        start += 7 * deal.players
+    return out.reshape(samples, -1, 7)
+
+
+def players_first(values: np.ndarray, players: int) -> np.ndarray:
+    """``(S, n * P)`` per-hand values of n views -> ``(n, P, S)`` contiguous rows:
+    comparing the players of a sample is then a few whole-row operations."""
+    return np.ascontiguousarray(values.T).reshape(-1, players, values.shape[0])
+
+
+def deal_samples(view: PublicView, samples: int, rng: np.random.Generator) -> StudSample:
+    """Random completions of every live hand (one view, drawn from ``rng``)."""
+    deal = deal_plan(view)
+    (drawn,) = draw(rng, [Request(deal.pool, samples, deal.need)])
+    assert drawn is not None
+    return StudSample(gather([deal], [drawn]), deal.down, deal.opponents)
+
+
+# ------------------------------------------------------------------ the family
+@dataclass(frozen=True)
+class StudPlan:
+    """One stud decision: betting or the declaration, and its deal."""
+
+    view: PublicView
+    style: HeuristicStyle
+    declare: bool
+    deal: StudDeal
+    request: Request
+
+
+def plan(view: PublicView, style: HeuristicStyle, samples: int) -> StudPlan:
+    """Step 1: the deal of this decision (see :mod:`agents.heuristic.plans`)."""
+    declare = DECLARE_LOW in view.legal_actions
+    deal = deal_plan(view)
+    extra = int(style.bluff > 0 and not declare)
+    return StudPlan(view, style, declare, deal, Request(deal.pool, samples, deal.need, extra))
+
+
+def finish(plans: Sequence[StudPlan], drawn: Sequence[Drawn | None]) -> list[int]:
+    """Step 3: evaluate every plan's hands in batch, then decide each."""
+    actions = [0] * len(plans)
+    ways = [_ways(p.view) for p in plans]
+    blocks = groups((w, p.deal.players, p.request.samples) for w, p in zip(ways, plans, strict=True))
+    for (way, players, samples), members in blocks.items():
+        per_block = max(1, GATHER_HANDS // (samples * players))
+        for start in range(0, len(members), per_block):
+            part = members[start : start + per_block]
+            outcomes = _outcomes(way, [plans[i] for i in part], [drawn[i] for i in part], players)
+            for i, outcome in zip(part, outcomes, strict=True):
+                actions[i] = _act(plans[i], outcome, drawn[i])
+    return actions
+
+
+Way = tuple[str, int | None]  # ("high" | "low" | "hilo" | "declare", low qualifier)
+
+
+def _ways(view: PublicView) -> Way:
+    if DECLARE_LOW in view.legal_actions:
+        return "declare", view.options.low_qualifier
+    return _bet_way(view)
+
+
+def _bet_way(view: PublicView) -> Way:
+    """How betting counts the pot share: high, razz's unqualified low, or high-low."""
     if view.variant == "razz":
-        return None, evaluate_low(flat, None, validate=False)
-    high = evaluate_high(flat, validate=False)
+        return "low", None
     if view.variant in HIGH_GAMES:
-        return high, None
-    return high, evaluate_low(flat, view.options.low_qualifier, validate=False)
+        return "high", None
+    return "hilo", view.options.low_qualifier
 
 
-def equity(view: PublicView, ctx: Context) -> float:
-    """Expected pot share at the showdown against random hidden cards."""
-    sample = deal_samples(view, ctx.samples, ctx.rng)
-    s, p, _ = sample.hands.shape
-    high, low = _values(view, sample.hands.reshape(-1, 7))
-    if high is None:
-        assert low is not None
-        return float(share_of_best(low.reshape(s, p)).mean())
-    if low is None:
-        return float(share_of_best(high.reshape(s, p)).mean())
-    return float(hilo_shares(high.reshape(s, p), low.reshape(s, p)).mean())
+def _outcomes(
+    way: Way, plans: Sequence[StudPlan], drawn: Sequence[Drawn | None], players: int
+) -> Sequence[float | tuple[float, float, float]]:
+    """Equity (or the declaration's three chances) of plans sharing a way, a player
+    count and a sample count."""
+    kind, qualifier = way
+    hands = gather([p.deal for p in plans], [d for d in drawn if d is not None])  # (S, n * P, 7)
+    flat = hands.reshape(-1, 7)
+    shape = hands.shape[:2]
+    high = low = None
+    if kind != "low":
+        high = players_first(evaluate_high(flat, validate=False).reshape(shape), players)
+    if kind != "high":
+        low = players_first(evaluate_low(flat, qualifier, validate=False).reshape(shape), players)
+    if kind == "declare":
+        assert high is not None and low is not None
+        return [_chances(plans[i], high[i].T, low[i].T) for i in range(len(plans))]
+    if kind == "high":
+        assert high is not None
+        return rows_mean(best_share(high))
+    assert low is not None
+    if kind == "low":
+        return rows_mean(best_share(low))
+    assert high is not None
+    return rows_mean(hilo_share(high, low))
 
 
-def declare(view: PublicView, ctx: Context) -> int:
-    """Low, high or both, from the chances of winning each way."""
-    sample = deal_samples(view, ctx.samples, ctx.rng)
-    s, p, _ = sample.hands.shape
-    flat = sample.hands.reshape(-1, 7)
-    qualifier = view.options.low_qualifier
-    high = evaluate_high(flat, validate=False).reshape(s, p)
-    low = evaluate_low(flat, qualifier, validate=False).reshape(s, p)
-    outright = view.options.swing_rule == "outright"
-    qualified = qualifier is not None
+def best_share(values: np.ndarray) -> np.ndarray:
+    """:func:`~agents.heuristic.equity.share_of_best` of ``(n, P, S)`` values (player 0
+    the bot) for n views at once: ``(n, S)``. Element by element the same arithmetic."""
+    best = values.max(axis=1)
+    ties = (values == best[:, None]).sum(axis=1)
+    return np.where(values[:, 0] == best, 1.0 / ties, 0.0)
+
+
+def hilo_share(high: np.ndarray, low: np.ndarray) -> np.ndarray:
+    """:func:`~agents.heuristic.equity.hilo_shares` of ``(n, P, S)`` values: ``(n, S)``."""
+    hi = best_share(high)
+    lo = best_share(low)
+    best_low = low.max(axis=1)
+    lo[best_low == NO_LOW] = 0.0  # nobody qualifies for low (share_of_best's rule)
+    return np.where(best_low > NO_LOW, 0.5 * (hi + lo), hi)
+
+
+def _chances(p: StudPlan, high: np.ndarray, low: np.ndarray) -> tuple[float, float, float]:
+    """(P(win high), P(win low), P(win both)) of one declaring view."""
+    outright = p.view.options.swing_rule == "outright"
+    qualified = p.view.options.low_qualifier is not None
     p_high = float(wins_or_ties(high).mean())
     p_low = float(wins_or_ties(low, qualified=qualified).mean())
     p_both = float((wins_or_ties(high, outright) & wins_or_ties(low, outright, qualified)).mean())
-    return choose_declaration(p_high, p_low, p_both)
+    return p_high, p_low, p_both
 
 
-def choose_declaration(p_high: float, p_low: float, p_both: float) -> int:
-    """``both`` when it is likely (``BOTH_AT``) and worth more than the better half
+def _act(p: StudPlan, outcome: float | tuple[float, float, float], drawn: Drawn | None) -> int:
+    if isinstance(outcome, tuple):
+        return choose_declaration(*outcome, both_at=p.style.both_at)
+    rounds_left = max(0, SEVENTH - p.view.street)
+    return choose_bet(p.view, outcome, rounds_left, p.style, luck(drawn))
+
+
+FAMILY = Family(plan, finish)
+
+
+# --------------------------------------------------------- one view at a time
+def equity(view: PublicView, ctx: Context) -> float:
+    """Expected pot share at the showdown against random hidden cards (betting's way of
+    counting, whatever the decision)."""
+    p = plan(view, DEFAULT_STYLE, ctx.samples)
+    (outcome,) = _outcomes(_bet_way(view), [p], draw(ctx.rng, [p.request]), p.deal.players)
+    assert isinstance(outcome, float)
+    return outcome
+
+
+def choose_declaration(p_high: float, p_low: float, p_both: float, both_at: float = BOTH_AT) -> int:
+    """``both`` when it is likely (``both_at``) and worth more than the better half
     (a scoop is the whole pot, a half is half of it), else the likelier half."""
-    if p_both >= BOTH_AT and p_both >= max(p_high, p_low) / 2:
+    if p_both >= both_at and p_both >= max(p_high, p_low) / 2:
         return DECLARE_BOTH
     return DECLARE_LOW if p_low > p_high else DECLARE_HIGH
 
 
-def decide(view: PublicView, ctx: Context) -> int:
-    """Every decision of the stud family: bring-in, betting, declaration."""
-    if DECLARE_LOW in view.legal_actions:
-        return declare(view, ctx)
-    return choose_bet(view, equity(view, ctx), rounds_left=max(0, SEVENTH - view.street))
+__all__ = ["FAMILY", "StudDeal", "StudSample", "deal_plan", "deal_samples", "equity", "gather"]

@@ -124,6 +124,8 @@ class Variant:
         summary: the rules in one sentence.
         deck: the cards in play for the options (default: all 52).
         view_extras: public family facts for a seat's view (Cowboy's phase, stays).
+        extras_from_data: rebuilds those facts from plain data (views sent to bots in
+            other processes); None when they are plain already.
         check_players: extra player-count check given the options (Chowaha's deck).
         seat_limits: option settings that lower the most players (Chowaha's
             ``hole_cards=4``), for the documentation: ``(("hole_cards", 4),)``.
@@ -149,6 +151,7 @@ class Variant:
     summary: str = ""
     deck: Callable[[Any], tuple[int, ...]] = _full_deck
     view_extras: Callable[[State, int], dict[str, Any]] | None = None
+    extras_from_data: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     check_players: Callable[[Any, int], None] | None = None
     seat_limits: tuple[tuple[str, Any], ...] = ()
     family_state: Callable[[], Any] | None = None

@@ -20,6 +20,7 @@ from agents.checkpoint import (
     remove_temporaries,
     save_checkpoint,
 )
+from agents.failures import BotError
 from agents.features import card_groups
 from agents.nets import PolicyNet
 from agents.neural import Layout, LayoutError, NeuralAgent
@@ -90,8 +91,11 @@ def test_agent_refuses_to_act_at_another_table(stud_checkpoint: tuple[Path, Poli
         agent = env.agent_selection
         with pytest.raises(LayoutError):
             bot.act(env.observe(agent), env.public_view(agent))
-    with pytest.raises(ValueError, match="trained for stud_v0"):
-        agents.run_match("razz", [bot, "random"], deals=2)
+    with pytest.raises(
+        BotError, match=r"bot 'ppo@agent' \(player_\d\) raised LayoutError: .*trained for stud_v0"
+    ) as info:
+        agents.run_match("razz", [bot, "random"], deals=2)  # the arena names the bot that refused
+    assert isinstance(info.value.__cause__, LayoutError)
 
 
 def test_changed_env_layout_is_refused(tmp_path: Path) -> None:

@@ -168,7 +168,8 @@ def test_infos_name_legal_actions_and_carry_the_history_at_the_end() -> None:
         if term or trunc:
             text = str(info["history"])
             assert "*** THIRD STREET ***" in text and "*** SUMMARY ***" in text
-            assert replay(info["history"].record).payoffs() == env.unwrapped.state.payoffs()
+            assert not hasattr(info["history"], "record")  # the replay record holds the deck: the user's only
+            assert replay(env.unwrapped.hand_record()).payoffs() == env.unwrapped.state.payoffs()
             env.step(None)
         else:
             env.step(int(np.flatnonzero(obs["action_mask"])[-1]))

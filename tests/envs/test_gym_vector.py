@@ -131,9 +131,9 @@ def test_make_vec(mode: str, context: str | None) -> None:
     ("name", "n", "options"),
     [("stud_hilo_declare", 4, {}), ("cowboy", 4, {"match_cap": 4}), ("chowaha", 3, {"betting": "no_limit"})],
 )
-def test_hand_histories_pickle_by_replay(name: str, n: int, options: dict[str, Any]) -> None:
-    """AsyncVectorEnv pickles infos: a history crosses as its replay record and comes
-    back with the same text, events and viewer (multi-deal Cowboy games included)."""
+def test_hand_histories_pickle(name: str, n: int, options: dict[str, Any]) -> None:
+    """AsyncVectorEnv pickles infos: a seat's history is plain data and comes back with
+    the same text, events and viewer (multi-deal Cowboy games included)."""
     env = envs.make_raw(name, n, **options)
     rng = np.random.default_rng(1)
     for seed in range(3):

@@ -1,13 +1,20 @@
-"""No leaks: changing other players' hidden cards never changes a player's observation
-(the vector, and the structured view bots get).
+"""No leaks: changing other players' hidden cards never changes anything a player is
+handed: the observation vector, the structured view and the info dict, compared as a
+walk through everything a bot can reach from them (``tests/envs/reach.py``), not only
+what takes part in ``==``.
 
-Play a hand with random legal actions and record every observation of one seat; then
-deal a deck in which every card that seat could not see (others' face-down cards,
-burned and undealt cards) is shuffled, replay the same actions, and compare the
-seat's observations until the showdown reveals the hands.
+Play a hand with random legal actions and record what every seat is handed at every
+step; then deal a deck in which every card that seat could not see (others' face-down
+cards, burned and undealt cards) is shuffled, replay the same actions, and compare
+the seat's view of the hand until the showdown reveals the hands. A second replay
+keeps the cards shown at the showdown and compares the end too (the final view and
+``info["history"]``). Every step also checks the walk: no state, no function, no
+raw event list, no event the seat must not see.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,18 +24,37 @@ from hypothesis import strategies as st
 import envs
 from envs.engine.actions import SPLIT_ACTIONS, SPLIT_BASE
 from tests.envs.cases import OPTIONS, PLAYER_RANGE
+from tests.envs.reach import Walk, leaked_events, reach
 
 DEALING_KINDS = ("deal", "community", "burn")
 # The Cowboy games are left out: a game spans many deals, reshuffled by the generator
 # (so the deal events do not map onto the initial deck), and showdowns in the middle
-# of the game legitimately change observations. tests/variants/test_cowboy_no_leak.py
-# resamples their hidden cards over the whole game instead.
+# of the game legitimately change observations. tests/variants/test_cowboy_env.py
+# relabels their hidden cards over the whole game instead.
 COWBOY_FAMILY = {"cowboy", "cowgirl", "cowpattie"}  # not Cowpie, a one-hand stud game covered here
 NAMES = sorted(name for name in PLAYER_RANGE if name not in COWBOY_FAMILY)
 
 
+def handed(raw: Any, agent: str) -> Any:
+    """Everything ``agent`` is handed now, as a dump of all a bot can reach from it;
+    fails if the walk meets a state, a function, the state's own event list or an
+    event the seat must not see."""
+    seat = raw.agent_name_mapping[agent]
+    info = raw.infos.get(agent, {})
+    given_now = {"observation": raw.observe(agent), "view": raw.public_view(agent), "info": info}
+    if "history" in info:
+        given_now["history_text"] = str(info["history"])
+    walk = Walk()
+    dump = reach(given_now, agent, walk)
+    leaked = leaked_events(walk.events, seat)
+    assert not leaked, f"{agent} can reach events it must not see: {leaked[:3]}"
+    assert id(raw.state.events) not in walk.containers, "the state's event list is reachable"
+    return dump
+
+
 def _play(env, deck, actions=None, seed=0, viewer=None):  # type: ignore[no-untyped-def]
-    """Run a hand; returns (actions taken, each viewer's observations before the end).
+    """Run a hand; returns (actions taken, what each seat was handed at each step
+    before the end, and at the end, the final state).
 
     Replaying for ``viewer``, another seat's secret split may have become illegal with
     its resampled cards: any legal split replaces it, since splits stay hidden from the
@@ -38,8 +64,9 @@ def _play(env, deck, actions=None, seed=0, viewer=None):  # type: ignore[no-unty
     rng = np.random.default_rng(seed)
     taken, seen = [], []
     i = 0
+    agents = raw.possible_agents if viewer is None else [raw.possible_agents[viewer]]
     while not raw.state.is_over:
-        seen.append([(raw.observe(a)["observation"].copy(), raw.public_view(a)) for a in raw.possible_agents])
+        seen.append({a: handed(raw, a) for a in agents})
         legal = raw.state.legal_actions()
         if actions is None:
             action = legal[int(rng.integers(len(legal)))]
@@ -51,18 +78,33 @@ def _play(env, deck, actions=None, seed=0, viewer=None):  # type: ignore[no-unty
         taken.append(action)
         env.step(action)
         i += 1
-    return taken, seen, raw.state
+    end = {a: handed(raw, a) for a in agents}
+    return taken, seen, end, raw.state
 
 
-def _resampled_deck(state, viewer: int, rng: np.random.Generator) -> list[int]:  # type: ignore[no-untyped-def]
-    """The hand's deck with every card ``viewer`` never saw shuffled among their positions."""
+def _public_cards(state, viewer: int) -> set[int]:  # type: ignore[no-untyped-def]
+    """Cards the rules show ``viewer`` by the end: its own, face up, community, and
+    those shown or revealed at the showdown (any public event that names cards)."""
+    cards: set[int] = set()
+    for e in state.events:
+        if e.kind == "deal":
+            if e.up or e.seat == viewer:
+                cards.update(e.cards)
+        elif not e.secret and e.kind != "burn":
+            cards.update(e.cards)
+    return cards
+
+
+def _resampled_deck(state, viewer: int, rng: np.random.Generator, keep: set[int] = frozenset()) -> list[int]:  # type: ignore[no-untyped-def, assignment]
+    """The hand's deck with every card ``viewer`` never saw shuffled among their
+    positions (``keep``: cards left in place, such as those shown at the showdown)."""
     deck = list(state.initial_deck)
     dealt = [e for e in state.events if e.kind in DEALING_KINDS]
     visible = set()
     for position, e in enumerate(dealt):
         if e.kind == "community" or e.up or e.seat == viewer:
             visible.add(position)
-    hidden = [p for p in range(len(deck)) if p not in visible]
+    hidden = [p for p in range(len(deck)) if p not in visible and deck[p] not in keep]
     cards = [deck[p] for p in hidden]
     for p, c in zip(hidden, rng.permutation(cards).tolist(), strict=True):
         deck[p] = c
@@ -80,23 +122,26 @@ def test_hidden_cards_do_not_leak(name: str, data: st.DataObject) -> None:
     env = envs.make_raw(name, n, **options)
     cards = env.game.deck  # 52 cards, or a toy deck
     deck = [cards[i] for i in np.random.default_rng(seed).permutation(len(cards))]
-    actions, seen, state = _play(env, deck, seed=seed)
-    for viewer in range(n):
+    actions, seen, end, state = _play(env, deck, seed=seed)
+    for viewer, agent in enumerate(env.possible_agents):
         other_deck = _resampled_deck(state, viewer, np.random.default_rng(seed + viewer + 1))
-        _, seen_again, _ = _play(env, other_deck, actions, seed=seed, viewer=viewer)
+        _, seen_again, _, _ = _play(env, other_deck, actions, seed=seed, viewer=viewer)
         for step, (before, after) in enumerate(zip(seen, seen_again, strict=True)):
-            (obs, view), (obs_again, view_again) = before[viewer], after[viewer]
-            assert np.array_equal(obs, obs_again), f"player_{viewer}'s observation changed at step {step}"
-            assert view == view_again, f"player_{viewer}'s view changed at step {step}"
+            assert before[agent] == after[agent], f"what {agent} is handed changed at step {step}"
+        keep = _public_cards(state, viewer)
+        end_deck = _resampled_deck(state, viewer, np.random.default_rng(seed + viewer + 1), keep)
+        _, seen_again, end_again, _ = _play(env, end_deck, actions, seed=seed, viewer=viewer)
+        assert [s[agent] for s in seen] == [s[agent] for s in seen_again]
+        assert end[agent] == end_again[agent], f"{agent}'s final view, info or history changed"
 
 
 def test_the_check_can_fail() -> None:
     """A leak would be caught: the resampled deck does change someone's hidden cards."""
     env = envs.make_raw("stud", 3)
     deck = np.random.default_rng(1).permutation(52).tolist()
-    actions, seen, state = _play(env, deck, seed=1)
+    actions, seen, end, state = _play(env, deck, seed=1)
     other = _resampled_deck(state, 0, np.random.default_rng(2))
-    _, seen_again, _ = _play(env, other, actions, seed=1)
-    changed = [not np.array_equal(a[1][0], b[1][0]) for a, b in zip(seen, seen_again, strict=True)]
-    assert any(changed)  # player_1 sees its own (resampled) down cards
-    assert any(a[1][1] != b[1][1] for a, b in zip(seen, seen_again, strict=True))  # in its view too
+    _, seen_again, end_again, _ = _play(env, other, actions, seed=1)
+    changed = [a["player_1"] != b["player_1"] for a, b in zip(seen, seen_again, strict=True)]
+    assert any(changed)  # player_1 is handed its own (resampled) down cards
+    assert end["player_1"] != end_again["player_1"]  # in its history too

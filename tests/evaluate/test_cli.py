@@ -20,6 +20,7 @@ import pytest
 
 import evaluate
 from agents.base import Agent, CallingStation
+from agents.histories import HistoryWriter
 from agents.report import STAGING_PREFIX
 from envs.engine.history import HandRecord
 from envs.variants import replay
@@ -168,6 +169,17 @@ def _raise_after(calls: int, error: BaseException) -> Callable[..., int]:
     return act
 
 
+def _write_fails_after(calls: int, error: BaseException, write: Any) -> Any:
+    count = itertools.count()
+
+    def failing(self: Any, *args: Any) -> None:
+        if next(count) == calls:
+            raise error
+        write(self, *args)
+
+    return failing
+
+
 def _fail_plot(report: Any, path: Path) -> None:
     path.write_bytes(PNG_MAGIC)  # half a picture, then
     raise RuntimeError("plot failed")
@@ -176,10 +188,10 @@ def _fail_plot(report: Any, path: Path) -> None:
 @pytest.mark.parametrize(
     ("where", "error", "status"),
     [
-        ("bot", RuntimeError("bot crashed"), None),
+        ("bot", RuntimeError("bot crashed"), 1),  # a BotError naming the bot (agents.failures)
         ("bot", KeyboardInterrupt(), 130),
         ("plot", None, None),
-        ("bot", OSError(28, "No space left on device"), 2),
+        ("disk", OSError(28, "No space left on device"), 2),
     ],
     ids=["bot-raises", "ctrl-c", "plot-fails", "disk-full"],
 )
@@ -196,6 +208,9 @@ def test_a_failed_run_leaves_the_previous_files_as_they_were(
     if where == "bot":  # after some hands: the histories are half written
         assert error is not None
         monkeypatch.setattr(CallingStation, "act", _raise_after(300, error))
+    elif where == "disk":  # writing the histories, after some chunks
+        assert error is not None
+        monkeypatch.setattr(HistoryWriter, "__call__", _write_fails_after(3, error, HistoryWriter.__call__))
     else:  # after report.json and the CSV files
         monkeypatch.setattr(evaluate, "write_plot", _fail_plot)
     argv = [*BASE, "-n", "400", "-w", "1", "--tournament", "--histories", "--out", str(out)]

@@ -85,3 +85,18 @@ def test_bootstrap_is_reproducible_and_checks_its_input() -> None:
         rate({(0, 1): np.zeros(5), (0, 2): np.zeros(6), (1, 2): np.zeros(5)}, 3)
     with pytest.raises(ValueError, match="bootstrap=0"):
         rate(pair_sets, 3, bootstrap=0)
+
+
+def test_a_forfeited_pair_counts_as_every_set_lost_and_no_chips() -> None:
+    """Bot 2 forfeited both its pairs: it loses every set of them in the ratings, and its
+    field mean (chips against the others) has nothing to average."""
+    rng = np.random.default_rng(0)
+    sets = {(0, 1): rng.normal(0.1, 1.0, 40)}
+    ratings = rate(sets, 3, bootstrap=50, forfeits={(0, 2): 0, (1, 2): 1})
+    assert ratings[2].elo < min(ratings[0].elo, ratings[1].elo) - 200
+    assert math.isnan(ratings[2].field)
+    assert ratings[0].field == pytest.approx(100 * np.mean(sets[(0, 1)]))  # its only counted opponent
+    alone = rate({}, 2, bootstrap=10, forfeits={(0, 1): 1}, deals=40)  # every pair forfeited
+    assert alone[1].elo > alone[0].elo
+    with pytest.raises(ValueError, match="same deals"):
+        rate(sets, 3, bootstrap=10, forfeits={(0, 2): 0}, deals=12)

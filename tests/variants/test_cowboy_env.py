@@ -3,11 +3,13 @@
 No leaks (RULES.md section 7): play a game with random legal actions; for one viewer,
 relabel every card it never saw during the whole game (others' unshown hands and
 discards, the stub, the dummy unless it chose the dummy's draw) with a random
-permutation, replay the game from the relabelled deck and compare the viewer's
-observations at every step. The engine shuffles by permuting the initial deck's order,
-so the relabelled game deals the relabelled cards everywhere; hands are kept sorted,
-so the other seats' discards are translated card by card. Where Cowboy's ace rule is
-on, aces are only exchanged with aces, so that every seat's legal draws stay the same.
+permutation, replay the game from the relabelled deck and compare what the viewer is
+handed at every step, the end of the game included: observation, view and info, as
+everything a bot can reach from them (``tests.envs.test_no_leak.handed``). The engine
+shuffles by permuting the initial deck's order, so the relabelled game deals the
+relabelled cards everywhere; hands are kept sorted, so the other seats' discards are
+translated card by card. Where Cowboy's ace rule is on, aces are only exchanged with
+aces, so that every seat's legal draws stay the same.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from envs.variants import VARIANTS
 from envs.variants.cowboy.deal import DUMMY, split_hand
 from envs.variants.cowboy.pieces import cowboy_pieces
 from tests.envs.cases import OPTIONS, PLAYER_RANGE
+from tests.envs.test_no_leak import handed
 from tests.variants.cowboy_script import FOLD, HIGH, LOW, PAT, stacked
 
 # the Cowboy family only (Cowpie, whose hidden cards decide which splits are legal, is
@@ -49,20 +52,23 @@ def _drawing_hand(state: State) -> list[int]:
     return state.piles[DUMMY] if state.family.phase == "dummy" else state.cards[seat]
 
 
-def _play(env: Any, deck: list[int], seed: int, choose: Callable[[State, int], int]) -> tuple[list[Move], list[Any]]:
-    """A whole game: the moves made and every seat's observations before each move and at the end."""
+def _play(
+    env: Any, deck: list[int], seed: int, choose: Callable[[State, int], int], viewer: int | None = None
+) -> tuple[list[Move], list[Any]]:
+    """A whole game: the moves made and what every seat (or only ``viewer``) is handed
+    before each move and at the end (a dict by seat)."""
     env.reset(seed=seed, options={"deck": deck, "button": 0})
     raw = env.unwrapped
     moves: list[Move] = []
     seen = []
     while not raw.state.is_over:
-        seen.append([(raw.observe(a)["observation"], raw.public_view(a)) for a in raw.possible_agents])
+        seen.append({s: handed(raw, a) for s, a in enumerate(raw.possible_agents) if viewer in (None, s)})
         state = raw.state
         action = choose(state, len(moves))
         discards = tuple(split_hand(_drawing_hand(state), action)[1]) if _is_draw(action) else ()
         moves.append((state.current_seat, action, discards))
         env.step(action)
-    seen.append([(raw.observe(a)["observation"], raw.public_view(a)) for a in raw.possible_agents])
+    seen.append({s: handed(raw, a) for s, a in enumerate(raw.possible_agents) if viewer in (None, s)})  # history too
     return moves, seen
 
 
@@ -88,7 +94,7 @@ def _relabelling(hidden: set[int], rng: np.random.Generator, aces_apart: bool) -
 
 
 def first_leak(env: Any, seed: int) -> tuple[int, int] | None:
-    """(viewer, step) of the first observation or structured view that changed under
+    """(viewer, step) of the first observation, view or info that changed under
     relabelling, or None."""
     rng = np.random.default_rng(seed)
     deck = rng.permutation(52).tolist()
@@ -108,10 +114,9 @@ def first_leak(env: Any, seed: int) -> tuple[int, int] | None:
             assert action in s.legal_actions(), "a relabelled hidden card changed what is legal"
             return action
 
-        _, again = _play(env, [sigma[c] for c in deck], seed, translate)
+        _, again = _play(env, [sigma[c] for c in deck], seed, translate, viewer)
         for step, (before, after) in enumerate(zip(seen, again, strict=True)):
-            (obs, view), (obs_again, view_again) = before[viewer], after[viewer]
-            if not np.array_equal(obs, obs_again) or view != view_again:
+            if before[viewer] != after[viewer]:
                 return viewer, step
     return None
 

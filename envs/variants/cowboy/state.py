@@ -88,3 +88,13 @@ def public_facts(st: Any, seat: int) -> dict[str, Any]:
     if game.dummy_chooser == seat and "dummy" in st.piles:
         out["dummy_cards"] = tuple(st.piles["dummy"])
     return out
+
+
+def facts_from_data(extra: dict[str, Any]) -> dict[str, Any]:
+    """:func:`public_facts` from plain data (lists for tuples, dicts for summaries)."""
+    summaries = extra.get("summaries", ())
+    return {**extra, "summaries": tuple(DealSummary(**{k: _tuples(v) for k, v in s.items()}) for s in summaries)}
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value

@@ -7,7 +7,7 @@ from typing import Any
 from envs.engine.variant import Variant
 from envs.variants.cowboy.pieces import cowboy_pieces
 from envs.variants.cowboy.rules import COMMON_OPTIONS, CowboyOptions, build_cowboy, pot_shares
-from envs.variants.cowboy.state import CowboyState, public_facts
+from envs.variants.cowboy.state import CowboyState, facts_from_data, public_facts
 
 RULES = """\
 Three to seven players; one episode is a whole game, deal after deal. Each deal:
@@ -46,6 +46,7 @@ def _cowboy(name: str, title: str, defaults: dict[str, Any], extra: frozenset[st
         episode="game",
         unit_name="antes",
         view_extras=public_facts,
+        extras_from_data=facts_from_data,
         family_state=CowboyState,
         summary=summary + " and wins nothing matches the pot; deal after deal.",
         rules=RULES.replace("DRAW", draw).replace("DUMMY", dummy),
