@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from envs.variants.cowboy_deal import HAND_SIZE, draw_actions
 
 from agents.heuristic.equity import Context
 from agents.heuristic.plans import Family, groups, unseen_cards
@@ -52,6 +51,7 @@ from envs.engine.actions import DECLARE_LOW, DRAW_BASE, FOLD, NUM_DRAWS, STAY, d
 from envs.engine.hands import NO_LOW, evaluate_high, evaluate_low, high_category, high_value, low_value
 from envs.engine.hands.evaluate import low_threshold
 from envs.engine.hands.tables import STRAIGHT
+from envs.variants.cowboy.deal import HAND_SIZE, draw_actions
 from envs.view import PublicView
 
 STAY_GUESS = DEFAULT_STYLE.stay_guess  # chance that a seat still to choose stays (default style)

@@ -68,6 +68,8 @@ EXPECTED = {
     "cowboy": {"stay", "fold", "draw", "dummy_draw", "declare_low", "declare_high"},
     "cowgirl": {"stay", "fold", "draw", "dummy_draw", "declare_low", "declare_high"},
     "cowpattie": {"stay", "fold", "declare_low", "declare_high"},
+    "five_card_stud": {"bring_in", "raise", "check_call", "fold"},
+    "toy_stud": {"raise", "check_call", "fold"},
 }
 
 
