@@ -45,7 +45,7 @@ from typing import Any
 
 from agents.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
 from agents.cli import parse_options, script_parser
-from agents.failures import BotActionError, BotError
+from envs.policy import BotActionError, BotError
 from agents.histories import HistoryWriter
 from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load

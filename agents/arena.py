@@ -15,8 +15,8 @@ seat-hand, in the variant's unit (big bets, big blinds, or antes for the Cowboy 
 where one "hand" is a whole game and results are quoted per game, not per 100).
 
 Every answer of a bot is checked: anything but a legal action as an int raises
-:class:`~agents.failures.BotActionError` (an ``IllegalActionError``) naming the bot and
-its seat, and a bot that raises or quits raises :class:`~agents.failures.BotError`.
+:class:`~envs.policy.BotActionError` (an ``IllegalActionError``) naming the bot and
+its seat, and a bot that raises or quits raises :class:`~envs.policy.BotError`.
 ``run_match(..., isolate=True)`` runs each bot in its own process (:mod:`agents.isolate`)
 with a time limit per decision; there a failing bot forfeits the match instead
 (``MatchResult.forfeit`` says who, where and why) and the caller carries on.
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Policy, describe
-from agents.failures import BotActionError, BotError, blame, checked_action
+from envs.policy import BotActionError, BotError, blame, checked_action
 from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load
 from agents.mix import decision_mix
@@ -306,7 +306,7 @@ def run_match(
     observation and view, and has ``decision_timeout`` seconds per decision. ``forfeit``
     (default: ``isolate``): a bot that fails loses the match: play stops and the result
     holds the hands played so far and :class:`Forfeit`; otherwise the
-    :class:`~agents.failures.BotError` or ``BotActionError`` is raised. Errors name
+    :class:`~envs.policy.BotError` or ``BotActionError`` is raised. Errors name
     the bots by ``names`` (default: their specs, or their ``name``).
     """
     n = num_players or len(bots)

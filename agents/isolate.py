@@ -13,10 +13,10 @@ Rules of the protocol, enforced here:
 * the process answers in JSON: this side never unpickles anything a bot sends;
 * a bot that raises (``SystemExit`` included), answers something other than an int,
   crashes or breaks the protocol fails: the proxy raises
-  :class:`~agents.failures.BotFailure` (or returns a
-  :class:`~agents.failures.ForeignAnswer` for a non-int, which the arena rejects like
+  :class:`~envs.policy.BotFailure` (or returns a
+  :class:`~envs.policy.ForeignAnswer` for a non-int, which the arena rejects like
   the value itself) and stops the process. The arena turns this into a
-  :class:`~agents.failures.BotError` / ``BotActionError`` naming the bot, and with
+  :class:`~envs.policy.BotError` / ``BotActionError`` naming the bot, and with
   isolation the bot forfeits the match.
 
 ``reset()`` and ``seed()`` are queued and run just before the next decision, in order
@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.failures import BotFailure, ForeignAnswer, failure_text, quoted
+from envs.policy import BotFailure, ForeignAnswer, failure_text, quoted
 from envs.engine.events import Event
 from envs.view import PublicView, view_from_data, view_to_data
 

@@ -20,7 +20,7 @@ from agents.checkpoint import (
     remove_temporaries,
     save_checkpoint,
 )
-from agents.failures import BotError
+from envs.policy import BotError
 from agents.features import card_groups
 from agents.nets import PolicyNet
 from agents.neural import Layout, LayoutError, NeuralAgent

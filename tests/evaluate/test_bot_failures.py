@@ -14,7 +14,7 @@ import pytest
 
 import evaluate
 from agents.arena import play_hand, run_match
-from agents.failures import BotActionError, BotError, checked_action, quoted
+from envs.policy import BotActionError, BotError, checked_action, quoted
 from agents.loading import load
 from envs.engine.errors import IllegalActionError
 

@@ -188,7 +188,7 @@ def _fail_plot(report: Any, path: Path) -> None:
 @pytest.mark.parametrize(
     ("where", "error", "status"),
     [
-        ("bot", RuntimeError("bot crashed"), 1),  # a BotError naming the bot (agents.failures)
+        ("bot", RuntimeError("bot crashed"), 1),  # a BotError naming the bot (envs.policy)
         ("bot", KeyboardInterrupt(), 130),
         ("plot", None, None),
         ("disk", OSError(28, "No space left on device"), 2),

@@ -1,8 +1,19 @@
-"""What happens when a bot misbehaves: errors that name the bot, its seat and what it did.
+"""Bots as the environment layer sees them: the :class:`Policy` protocol, every check
+of a bot's answer, and seating bots at a table, in one place.
 
-A bot must return one of the legal actions, as an int. The arena checks every answer
-(never ``int()``-ing a float or remapping anything) and turns every way a bot can fail
-into one of two errors:
+A bot is anything with ``act(observation, view) -> int``. The env layer owns this
+protocol, so the envs take bots without importing any bot code (``agents`` builds on
+``envs``, never the other way). Optional hooks, used when a bot has them:
+
+* ``reset()``: a new hand (or Cowboy game) starts;
+* ``seed(seed)``: reseed the bot's own randomness (arenas and trainers do, for
+  reproducible matches);
+* ``act_batch(observations, views) -> list[int]``: many tables at once.
+
+:class:`Seating` seats bots at a table and is what every loop that plays bots uses
+(the arena, the Gymnasium wrapper's opponents, the training collector's fixed bots,
+``play.py``): it resets them, asks them, and checks every answer, never ``int()``-ing
+a float or remapping anything. Every way a bot can fail becomes one of two errors:
 
 * :class:`BotActionError` (an :class:`~envs.engine.errors.IllegalActionError`): it
   returned something that is not an int (``None``, ``1.0``, ``"call"``) or an int that
@@ -17,29 +28,31 @@ they cross process boundaries intact. Quoted values are cut to about 100 charact
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from envs.engine.errors import IllegalActionError
+from envs.engine.options import quoted
+from envs.engine.view import PublicView
 
-QUOTE_LIMIT = 100  # characters of a bot's answer an error message shows
 MESSAGE_LIMIT = 300  # characters of a bot's exception message
-
-_REPR = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = _REPR.maxlong = QUOTE_LIMIT
-_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 8
+Observation = dict[str, np.ndarray]
 
 
-def quoted(value: Any) -> str:
-    """``repr(value)`` for an error message, cut short (a bot's answer can be anything)."""
-    try:
-        return _REPR.repr(value)
-    except Exception:  # a __repr__ that raises: the type still says enough
-        return f"<unprintable {type(value).__name__}>"
+@runtime_checkable
+class Policy(Protocol):
+    """The minimal bot: anything with this method plugs into the arena and the envs
+    (the optional hooks ``reset``, ``seed`` and ``act_batch``: see the module docstring)."""
+
+    def act(self, observation: Observation, view: PublicView) -> int: ...
+
+
+def describe(bot: Any) -> str:
+    """A bot's short name for tables, logs and errors: its ``name``, else its class."""
+    return str(getattr(bot, "name", type(bot).__name__))
 
 
 class BotFailure(Exception):  # noqa: N818 (not an error of the caller: a report of what a bot did)
@@ -134,3 +147,64 @@ def checked_action(value: Any, legal: Sequence[int], names: Sequence[str], *, bo
     if action not in legal:
         raise BotActionError(bot, seat, f"returned {quoted(action)}, which is not a legal action", shown, state)
     return action
+
+
+class Seating:
+    """Bots in the seats of one table (``bots[seat]``; None for a seat nobody plays
+    here, such as a learner's or a person's): the one place that resets them, asks them
+    and checks their answers.
+
+    Args:
+        bots: one bot (or None) per seat; the same bot may sit in several seats.
+        names: how errors name each seat's bot (default: :func:`describe`).
+    """
+
+    def __init__(self, bots: Sequence[Any], names: Sequence[str] | None = None) -> None:
+        self.bots = list(bots)
+        self.names = list(names) if names is not None else [describe(b) if b is not None else "" for b in bots]
+
+    def seed(self, seeds: Sequence[int | None]) -> None:
+        """Reseed each seat's bot that takes a seed (a bot in several seats: the last)."""
+        for seat, (bot, seed) in enumerate(zip(self.bots, seeds, strict=True)):
+            if bot is not None and hasattr(bot, "seed"):
+                with blame(self.names[seat], seat):
+                    bot.seed(seed)
+
+    def reset(self) -> None:
+        """A new hand (or game): each distinct bot's ``reset``, once."""
+        done: set[int] = set()
+        for seat, bot in enumerate(self.bots):
+            if bot is not None and id(bot) not in done and hasattr(bot, "reset"):
+                done.add(id(bot))
+                with blame(self.names[seat], seat):
+                    bot.reset()
+
+    def act(self, seat: int, observation: Observation, view: PublicView, labels: Sequence[str] = ()) -> int:
+        """The seat's bot's legal action, checked (see :func:`checked_action`).
+        ``labels``: display names of the legal actions for the error (default: the view's)."""
+        with blame(self.names[seat], seat):
+            answer = self.bots[seat].act(observation, view)
+        if type(answer) is int and answer in view.legal_actions:
+            return answer
+        return checked_action(
+            answer, view.legal_actions, labels or view.legal_names, bot=self.names[seat], seat=seat, state=""
+        )
+
+
+def act_many(
+    bot: Any, name: str, seats: Sequence[int], observations: Sequence[Observation], views: Sequence[PublicView]
+) -> list[int]:
+    """One bot's checked actions at many tables (its ``act_batch`` when it has one)."""
+    with blame(name, seats[0] if seats else -1):
+        if hasattr(bot, "act_batch"):
+            answers = list(bot.act_batch(observations, views))
+        else:
+            answers = [bot.act(o, v) for o, v in zip(observations, views, strict=True)]
+    if len(answers) != len(views):
+        raise BotError(name, seats[0] if seats else -1, f"returned {len(answers)} actions for {len(views)} tables")
+    return [
+        a
+        if type(a) is int and a in v.legal_actions
+        else checked_action(a, v.legal_actions, v.legal_names, bot=name, seat=s, state="")
+        for a, v, s in zip(answers, views, seats, strict=True)
+    ]
