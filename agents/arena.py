@@ -34,12 +34,12 @@ from typing import Any
 import numpy as np
 
 from agents.base import Policy, describe
-from envs.policy import BotActionError, BotError, blame, checked_action
 from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load
 from agents.mix import decision_mix
 from agents.student_t import t_quantile
 from envs.aec import DealersChoiceEnv
+from envs.policy import BotActionError, BotError, Seating
 from envs.registry import make_raw
 
 
@@ -234,7 +234,7 @@ def lineups(num_bots: int, num_players: int, duplicate: bool, seating: str = "ro
 
 def play_hand(
     env: DealersChoiceEnv,
-    bots: Sequence[Policy],
+    bots: Sequence[Policy] | Seating,
     seed: int,
     button: int,
     record_decisions: bool = False,
@@ -247,12 +247,9 @@ def play_hand(
     :class:`BotActionError`, a bot that raises or quits :class:`BotError`, both naming
     the bot (``names[seat]``, default its ``name``) and its seat.
     """
-    names = list(names) if names is not None else [describe(b) for b in bots]
+    seating = bots if isinstance(bots, Seating) else Seating(bots, names)
     env.reset(seed=seed, options={"button": button})
-    for place, bot in enumerate(bots):
-        if hasattr(bot, "reset"):
-            with blame(names[place], place):
-                bot.reset()
+    seating.reset()
     state = env.state
     assert state is not None
     decisions: list[tuple[int, str, str]] = []
@@ -261,14 +258,7 @@ def play_hand(
         assert seat is not None
         agent = env.possible_agents[seat]
         view = env.public_view(agent)
-        with blame(names[seat], seat):
-            answer = bots[seat].act(env.observe(agent), view)
-        if type(answer) is int and answer in view.legal_actions:
-            action = answer
-        else:  # anything odd is checked in full (numpy ints pass; None, 1.0 and 99 do not)
-            labels = state.legal_labels()
-            where = state.describe()
-            action = checked_action(answer, view.legal_actions, labels, bot=names[seat], seat=seat, state=where)
+        action = seating.act(seat, env.observe(agent), view, labels=state.legal_labels(), state=state.describe())
         if record_decisions:
             decisions.append((seat, env.action_names[action], state.street_label))
         env.step(action)
@@ -386,13 +376,9 @@ class _Match:
     def play(self, deal: int, rotation: int, lineup: list[int]) -> None:
         env, n = self.env, self.env.game.num_players
         deal_seed = self.seed * 1_000_003 + deal
-        seated = [self.policies[i] for i in lineup]
-        names = [self.names[i] for i in lineup]
-        for s, bot in enumerate(seated):
-            if hasattr(bot, "seed"):
-                with blame(names[s], s):
-                    bot.seed(hash((deal_seed, rotation, s)) & 0x7FFFFFFF)
-        rewards, decisions = play_hand(env, seated, deal_seed, deal % n, self.record_decisions, names=names)
+        seating = Seating([self.policies[i] for i in lineup], [self.names[i] for i in lineup])
+        seating.seed([hash((deal_seed, rotation, s)) & 0x7FFFFFFF for s in range(n)])
+        rewards, decisions = play_hand(env, seating, deal_seed, deal % n, self.record_decisions)
         record = HandRecordLite(deal, rotation, lineup, rewards, decisions)
         if self.record_decisions:
             record.mix = decision_mix(env.state)
@@ -404,8 +390,8 @@ class _Match:
 
 
 def unit_name(env: DealersChoiceEnv) -> str:
-    """What one reward unit is in this variant."""
-    return {"cowboy": "antes", "chowaha": "big blinds"}.get(env.variant.family, "big bets")
+    """What one reward unit is in this variant (the variant says: ``Variant.unit_name``)."""
+    return env.variant.unit_name
 
 
 def rate_label(unit: str, per: int) -> str:
@@ -414,6 +400,6 @@ def rate_label(unit: str, per: int) -> str:
 
 
 def per_hands(env: DealersChoiceEnv) -> int:
-    """Results are quoted per 100 hands, or per game in the Cowboy family (one episode
-    is a whole game of many deals)."""
-    return 1 if env.variant.family == "cowboy" else 100
+    """Results are quoted per 100 hands, or per game where one episode is a whole game
+    of many deals (``Variant.episode``: the Cowboy family)."""
+    return 1 if env.variant.episode == "game" else 100

@@ -58,6 +58,7 @@ from agents.pool import OpponentPool
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, SPLIT_BASE
 from envs.engine.scaling import soft_limit
+from envs.policy import act_many
 from envs.registry import make_raw
 
 LEARNER = -1  # controller id of the learning policy (pool snapshots have ids >= 0)
@@ -316,16 +317,13 @@ class Collector:
 
     def _bots_act(self, controller: int, members: list[tuple[Table, int, dict[str, np.ndarray]]]) -> None:
         """A fixed bot's decisions: one batched call with every acting seat's public view."""
-        _, bot = self.bots[FIRST_BOT - controller]
+        name, bot = self.bots[FIRST_BOT - controller]
         views = [t.env.public_view(t.env.possible_agents[seat]) for t, seat, _ in members]
         observations = [m[2] for m in members]
-        if hasattr(bot, "act_batch"):
-            actions = bot.act_batch(observations, views)
-        else:  # a plain Policy
-            actions = [bot.act(o, v) for o, v in zip(observations, views, strict=True)]
+        actions = act_many(bot, name, [seat for _, seat, _ in members], observations, views)  # checked answers
         for (table, _, _), action in zip(members, actions, strict=True):
             table.decisions += 1
-            table.env.step(int(action))
+            table.env.step(action)
 
     def _record(
         self,

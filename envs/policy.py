@@ -179,16 +179,18 @@ class Seating:
                 with blame(self.names[seat], seat):
                     bot.reset()
 
-    def act(self, seat: int, observation: Observation, view: PublicView, labels: Sequence[str] = ()) -> int:
+    def act(
+        self, seat: int, observation: Observation, view: PublicView, *, labels: Sequence[str] = (), state: str = ""
+    ) -> int:
         """The seat's bot's legal action, checked (see :func:`checked_action`).
-        ``labels``: display names of the legal actions for the error (default: the view's)."""
+        ``labels``: display names of the legal actions; ``state``: where the table is
+        (both only for the error message; default: the view's names, nothing)."""
         with blame(self.names[seat], seat):
             answer = self.bots[seat].act(observation, view)
         if type(answer) is int and answer in view.legal_actions:
             return answer
-        return checked_action(
-            answer, view.legal_actions, labels or view.legal_names, bot=self.names[seat], seat=seat, state=""
-        )
+        names = labels or view.legal_names
+        return checked_action(answer, view.legal_actions, names, bot=self.names[seat], seat=seat, state=state)
 
 
 def act_many(
