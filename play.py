@@ -27,16 +27,16 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from agents.arena import unit_name
-from agents.cli import parse_options, script_parser
 from agents.human import Cards, Prompt, Quit, options_for, table_text
 from agents.loading import load
-from agents.stats import unique_names
 from envs.aec import DealersChoiceEnv
 from envs.engine.history import hand_history
 from envs.policy import Seating
 from envs.registry import ENV_SPECS, get_spec, make_raw
 from envs.variants import get_variant
+from evaluation.arena import unit_name
+from evaluation.cli import parse_options, script_parser
+from evaluation.stats import unique_names
 
 
 @dataclass

@@ -38,7 +38,7 @@ learner is all-in from the antes) have nothing to learn from and cannot be retur
 by Gymnasium's ``reset`` (there is no action to ask for): ``reset`` plays them out
 and deals again. ``info["skipped_deals"]`` counts them and ``info["skipped_reward"]``
 holds the learner's result in them, so an evaluation can add it back (or use
-``agents.run_match``, which plays every deal).
+``evaluation.run_match``, which plays every deal).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ a float or remapping anything. Every way a bot can fail becomes one of two error
   returned something that is not an int (``None``, ``1.0``, ``"call"``) or an int that
   is not legal now (``99``);
 * :class:`BotError`: it raised, or tried to end the run (``SystemExit``), or, running
-  isolated (:mod:`agents.isolate`), its process crashed, hung past the decision time
+  isolated (:mod:`evaluation.isolate`), its process crashed, hung past the decision time
   limit or broke the protocol.
 
 Both carry ``bot`` (its name), ``seat`` and ``what`` (what it did), and pickle, so

@@ -1,4 +1,4 @@
-"""Views as plain data, for bots in other processes (:mod:`agents.isolate`), and the
+"""Views as plain data, for bots in other processes (:mod:`evaluation.isolate`), and the
 view API in one place for bots (:class:`~envs.engine.view.PublicView` lives in the
 engine: see :mod:`envs.engine.view`).
 

@@ -29,8 +29,8 @@ views' random numbers in order, and the Monte Carlo hands of all the views are
 evaluated together (:mod:`agents.heuristic.plans`). It returns exactly what ``act``
 called on each view in turn returns, and leaves the generator in the same state.
 
->>> import agents
->>> result = agents.run_match("razz", ["heuristic", "random"], deals=4, seed=3)
+>>> import evaluation
+>>> result = evaluation.run_match("razz", ["heuristic", "random"], deals=4, seed=3)
 >>> len(result.hands)
 8
 """

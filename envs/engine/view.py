@@ -16,7 +16,7 @@ costs little even in Cowboy games of thousands of events.
 At the end of a hand each seat gets a :class:`~envs.seat_history.SeatHistory`: the hand
 as that seat saw it. The omniscient history and the replay record are the user's, not
 the bots' (``env.unwrapped.hand_record()``). :mod:`envs.view` turns a view into plain
-data and back, for bots in other processes (:mod:`agents.isolate`).
+data and back, for bots in other processes (:mod:`evaluation.isolate`).
 
 Family-specific public facts (Cowboy's deal, phase, stays) come from the variant's
 ``view_extras`` hook into ``PublicView.extra``.

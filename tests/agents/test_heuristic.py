@@ -11,6 +11,7 @@ import pytest
 
 import agents
 import envs
+import evaluation
 from agents.heuristic import DECIDERS, HeuristicAgent, NoHeuristicError, chowaha, stud
 from agents.heuristic.equity import Context, hilo_shares, sample_cards, share_of_best, unseen, wins_or_ties
 from envs.engine.actions import CHECK_CALL
@@ -75,10 +76,10 @@ def test_load_builds_it_with_its_seed() -> None:
 def test_matches_replay_exactly_and_deal_ranges_compose(variant: str) -> None:
     n = 3
     kwargs = {"num_players": n, "seed": 8, "record_decisions": True}
-    a = agents.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
-    b = agents.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
+    a = evaluation.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
+    b = evaluation.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
     assert [(h.rewards, h.decisions) for h in a.hands] == [(h.rewards, h.decisions) for h in b.hands]
-    tail = agents.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, deal_range=range(3, 6), **kwargs)  # type: ignore[arg-type]
+    tail = evaluation.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, deal_range=range(3, 6), **kwargs)  # type: ignore[arg-type]
     assert [h.rewards for h in tail.hands] == [h.rewards for h in a.hands[-len(tail.hands) :]]
 
 

@@ -365,5 +365,5 @@ def test_seeding_every_episode_still_rotates_the_learner_and_the_button() -> Non
     assert len({(i["learner_seat"], i["button"]) for i in seen}) == 9
     again = gymnasium.make("DealersChoice/Stud-v0", num_players=3, opponents="call")
     for s in reversed(range(9)):
-        obs, info = again.reset(seed=s)
+        _, info = again.reset(seed=s)
         assert (info["learner_seat"], info["button"]) == (seen[s]["learner_seat"], seen[s]["button"])

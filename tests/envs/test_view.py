@@ -16,8 +16,8 @@ from envs.aec import HandHistoryView
 from envs.engine.actions import STAY
 from envs.engine.history import HandRecord, hand_history
 from envs.seat_history import SeatHistory
-from envs.view import PublicView, public_view, view_from_data, view_to_data, visible
 from envs.variants import replay
+from envs.view import PublicView, public_view, view_from_data, view_to_data, visible
 from tests.envs.cases import API_PLAYERS
 from tests.envs.reach import UnreachableError, Walk, leaked_events, reach
 

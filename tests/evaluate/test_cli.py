@@ -20,11 +20,11 @@ import pytest
 
 import evaluate
 from agents.base import Agent, CallingStation
-from agents.histories import HistoryWriter
-from agents.report import STAGING_PREFIX
 from envs.engine.history import HandRecord
 from envs.variants import replay
 from envs.view import PublicView
+from evaluation.histories import HistoryWriter
+from evaluation.report import STAGING_PREFIX
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 STRONG = "tests.evaluate.bots:PairRaiser"
@@ -252,7 +252,7 @@ def test_a_swap_that_fails_halfway_puts_the_previous_files_back(
             raise OSError(13, "Permission denied")
         real(source, target)
 
-    monkeypatch.setattr("agents.report.os.replace", replace)
+    monkeypatch.setattr("evaluation.report.os.replace", replace)
     with pytest.raises(SystemExit) as exit_info:
         evaluate.main([*BASE, "-n", "4", "-w", "1", "--histories", "--out", str(out)])
     assert exit_info.value.code == 2

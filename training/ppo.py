@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from agents.nets import PolicyNet, entropy, log_probs
-from agents.rollout import Batch
+from training.rollout import Batch
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from agents.arena import HandRecordLite
-from agents.runner import HistorySink, MatchSpec
+from evaluation.arena import HandRecordLite
+from evaluation.runner import HistorySink, MatchSpec
 
 
 class HistoryWriter:

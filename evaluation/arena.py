@@ -17,7 +17,7 @@ where one "hand" is a whole game and results are quoted per game, not per 100).
 Every answer of a bot is checked: anything but a legal action as an int raises
 :class:`~envs.policy.BotActionError` (an ``IllegalActionError``) naming the bot and
 its seat, and a bot that raises or quits raises :class:`~envs.policy.BotError`.
-``run_match(..., isolate=True)`` runs each bot in its own process (:mod:`agents.isolate`)
+``run_match(..., isolate=True)`` runs each bot in its own process (:mod:`evaluation.isolate`)
 with a time limit per decision; there a failing bot forfeits the match instead
 (``MatchResult.forfeit`` says who, where and why) and the caller carries on.
 """
@@ -34,13 +34,13 @@ from typing import Any
 import numpy as np
 
 from agents.base import Policy, describe
-from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load
-from agents.mix import decision_mix
-from agents.student_t import t_quantile
 from envs.aec import DealersChoiceEnv
 from envs.policy import BotActionError, BotError, Seating
 from envs.registry import make_raw
+from evaluation.isolate import DECISION_TIMEOUT, IsolatedBot
+from evaluation.mix import decision_mix
+from evaluation.student_t import t_quantile
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ class HandRecordLite:
     rewards: list[float]  # per seat, reward units
     decisions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action name, street)
     history: Any = None
-    mix: list[Any] = field(default_factory=list)  # per seat: Counter of decisions (agents.mix)
+    mix: list[Any] = field(default_factory=list)  # per seat: Counter of decisions (evaluation.mix)
 
 
 @dataclass(frozen=True)
@@ -290,7 +290,7 @@ def run_match(
     own randomness is reseeded per hand, so a match is reproducible and any range of
     deals can be played separately (``deal_range``) with identical results. Without
     duplicate play deal ``d`` is played once, by the ``d``-th lineup in turn.
-    ``record_decisions`` also fills each hand's ``mix`` (see :mod:`agents.mix`).
+    ``record_decisions`` also fills each hand's ``mix`` (see :mod:`evaluation.mix`).
 
     ``isolate``: every bot (a spec string) runs in its own process, is handed only its
     observation and view, and has ``decision_timeout`` seconds per decision. ``forfeit``

@@ -11,7 +11,7 @@ That guarantee assumes bots act only on what they are shown (plus their seeded
 randomness): a bot that learns across hands would see a different sequence of hands
 in each chunk.
 
-``MatchSpec(isolate=True)`` runs every bot in its own process (:mod:`agents.isolate`,
+``MatchSpec(isolate=True)`` runs every bot in its own process (:mod:`evaluation.isolate`,
 started once per bot and process and reused by its chunks) with a time limit per
 decision. A bot that fails then forfeits its match: the match's result carries
 ``forfeit`` (its other chunks are skipped when playing in this process), the hands
@@ -32,11 +32,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.arena import HandRecordLite, MatchResult, lineups, run_match
 from agents.base import describe
-from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load
 from envs.engine.history import HandRecord, hand_history
+from evaluation.arena import HandRecordLite, MatchResult, lineups, run_match
+from evaluation.isolate import DECISION_TIMEOUT, IsolatedBot
 
 HISTORY_FORMATS = ("text", "json", "both")
 MAX_CHUNK = 200  # deals per job: bounds the memory held for hand histories

@@ -13,7 +13,7 @@ ratings finite when one bot wins every set.
 over its opponents, in the variant's unit. Win/loss ratings ignore margins; the
 field mean ignores consistency; a table shows both.
 
-A pair lost by forfeit (a bot that failed in isolated play, :mod:`agents.isolate`)
+A pair lost by forfeit (a bot that failed in isolated play, :mod:`evaluation.isolate`)
 counts as every duplicate set won by the other bot in the Bradley-Terry fit, and not
 at all in the field means (it has no chips to count).
 

@@ -1,6 +1,6 @@
 """Per-bot and per-pair summaries of matches: what the report tables and files show.
 
-Every interval here is a 95% interval over duplicate sets (see :mod:`agents.arena`):
+Every interval here is a 95% interval over duplicate sets (see :mod:`evaluation.arena`):
 a set is one deal replayed in every seating, so sets are independent while hands of
 the same set are not.
 """
@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import MatchResult, Stat, mean_ci
-from agents.mix import summarize, total
+from evaluation.arena import MatchResult, Stat, mean_ci
+from evaluation.mix import summarize, total
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class BotSummary:
     result: Stat  # per 100 hands (or per game), 95% CI over duplicate sets
     win_rate: float  # share of its seat-hands with a positive result
     seat_hands: int
-    mix: dict[str, float] = field(default_factory=dict)  # agents.mix rates
+    mix: dict[str, float] = field(default_factory=dict)  # evaluation.mix rates
 
 
 @dataclass(frozen=True)

@@ -54,12 +54,12 @@ import numpy as np
 import torch
 
 from agents.nets import PolicyNet, choose
-from agents.pool import OpponentPool
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, SPLIT_BASE
 from envs.engine.scaling import soft_limit
 from envs.policy import act_many
 from envs.registry import make_raw
+from training.pool import OpponentPool
 
 LEARNER = -1  # controller id of the learning policy (pool snapshots have ids >= 0)
 FIRST_BOT = -2  # fixed bot i has controller id FIRST_BOT - i

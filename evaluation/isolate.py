@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.policy import BotFailure, ForeignAnswer, failure_text, quoted
 from envs.engine.events import Event
+from envs.policy import BotFailure, ForeignAnswer, failure_text, quoted
 from envs.view import PublicView, view_from_data, view_to_data
 
 DECISION_TIMEOUT = 5.0  # seconds per decision (evaluate.py --decision-timeout)
@@ -187,7 +187,7 @@ class IsolatedBot:
         return BotFailure(what)
 
 
-_CHILD = "import sys; from agents.isolate import serve; serve(int(sys.argv[1]))"
+_CHILD = "import sys; from evaluation.isolate import serve; serve(int(sys.argv[1]))"
 
 
 def _start() -> tuple[subprocess.Popen[bytes], Connection]:
