@@ -45,7 +45,8 @@ def load_game(name: str, **options: Any) -> Any:
     the engine checks it. The button is seat 0, or a seat given by the ``button``
     option; ``button="random"`` draws it at a chance node. The variant is also
     registered with OpenSpiel, so ``pyspiel.load_game("dealers_choice_toy_stud(ranks=KA)")``
-    works afterwards for options that OpenSpiel parameters can hold.
+    works afterwards; every option has an OpenSpiel parameter form
+    (:mod:`envs.openspiel.params`), so ``pyspiel.load_game(str(game))`` is the same game.
 
     Raises:
         ImportError: OpenSpiel is not installed (the message says how to install it).
