@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.engine.cards import format_card, parse_deck
-from envs.engine.errors import IllegalActionError
+from envs.engine.errors import CardNeeded, IllegalActionError
 from envs.engine.events import Event, EventKind
-from envs.engine.options import check_seat, stacks_for
+from envs.engine.options import check_seat, quoted, stacks_for
 
 if TYPE_CHECKING:
     from envs.engine.variant import PotShare, Street, Variant
@@ -103,20 +103,31 @@ class Game:
         *,
         button: int = 0,
         deck: Sequence[int | str] | str | None = None,
+        scripted: Sequence[int] | None = None,
     ) -> State:
         """A fresh hand. ``deck`` stacks the deck (top card first: card ints 0..51 or
         card strings, see :func:`~envs.engine.cards.parse_deck`); cards it leaves out
         follow in a shuffled order.
 
+        ``scripted`` puts chance in the caller's hands (OpenSpiel's chance nodes, see
+        :class:`ScriptedDeal`): every card the hand deals, from the first, is the next
+        card of the script, taken out of the stub wherever it lies (later deals and
+        reshuffles included); once the script is used up, dealing raises
+        :class:`~envs.engine.errors.CardNeeded` naming the stub's cards. Such a hand
+        is not a shuffled deck, so its record does not replay.
+
         Raises:
-            ValueError: a button that is not a seat, or a bad deck (before the
+            ValueError: a button that is not a seat, a bad deck, a script card that is
+                not in this game's deck, or both ``deck`` and ``scripted`` (before the
                 generator is used).
         """
         button = check_seat("button", button, self.num_players)
+        script = None if scripted is None else ScriptedDeal.checked(scripted, self.deck, stacked=deck is not None)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         shuffle_rng_state = dict(rng.bit_generator.state)  # the deck follows from it
         stub = _build_stub(rng, self.deck, deck)
         st = State(self, rng, button, stub)
+        st.script = script
         st.initial_deck = stub[::-1]
         st.initial_rng_state = dict(rng.bit_generator.state)
         st.shuffle_rng_state = shuffle_rng_state
@@ -140,6 +151,56 @@ def _build_stub(rng: np.random.Generator, cards: tuple[int, ...], deck: Sequence
         order = top + [rest[i] for i in rng.permutation(len(rest))]
     order.reverse()
     return order
+
+
+class ScriptedDeal:
+    """The cards a scripted hand deals, in order (``Game.new_state(scripted=...)``).
+
+    Chance stays outside the engine: :mod:`envs.openspiel` makes every card dealt a
+    chance node by dealing the hand again from a script one card longer each time.
+    ``State.deal_card`` takes the next script card out of the stub instead of the top
+    card, so the stub's size, every later deal, burn and reshuffle work as usual (a
+    reshuffled stub is simply where the next script card must be). A uniformly
+    shuffled stub deals each of its cards next with the same chance, so choosing the
+    next card uniformly among the stub's cards is the same game.
+    """
+
+    __slots__ = ("cards", "used")
+
+    def __init__(self, cards: Sequence[int], used: int = 0) -> None:
+        self.cards = list(cards)
+        self.used = used  # script cards dealt so far
+
+    @classmethod
+    def checked(cls, cards: Sequence[int], deck: tuple[int, ...], *, stacked: bool) -> ScriptedDeal:
+        """A script whose every card is in ``deck`` (a card may repeat: the Cowboy games
+        deal the whole deck again at every deal)."""
+        if stacked:
+            raise ValueError("give a stacked deck or a script of cards to deal (scripted=...), not both")
+        in_play = set(deck)
+        for i, card in enumerate(cards):
+            if isinstance(card, bool) or not isinstance(card, (int, np.integer)) or int(card) not in in_play:
+                raise ValueError(
+                    f"scripted[{i}]={quoted(card)} is not a card of this game's deck: "
+                    f"expected a card int (rank * 4 + suit) of its {len(in_play)} cards"
+                )
+        return cls([int(c) for c in cards])
+
+    def take(self, st: State) -> int:
+        """The next script card, out of the stub; CardNeeded when the script is used up."""
+        if self.used == len(self.cards):
+            raise CardNeeded(tuple(sorted(st.stub)), st)
+        card = self.cards[self.used]
+        if card not in st.stub:
+            where = f"deal {self.used} of the script"
+            raise ValueError(f"{where} is {format_card(card)}, which is not in the stub ({len(st.stub)} cards) now")
+        st.stub.remove(card)
+        self.used += 1
+        return card
+
+    def copy(self) -> ScriptedDeal:
+        """An independent copy (``State.clone``)."""
+        return ScriptedDeal(self.cards, self.used)
 
 
 class State:
@@ -199,6 +260,7 @@ class State:
         self.initial_rng_state: dict[str, Any] = {}  # the generator after the shuffle
         self.shuffle_rng_state: dict[str, Any] = {}  # the generator before the shuffle (records)
         self.stacked = 0  # leading cards of initial_deck chosen by the caller (deck=...)
+        self.script: ScriptedDeal | None = None  # cards chosen outside the engine (scripted=...)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -334,9 +396,12 @@ class State:
         return not self.unlimited[seat] and self.stack[seat] == 0
 
     def deal_card(self) -> int:
-        """The top card of the stub."""
+        """The top card of the stub (a scripted hand: the script's next card, see
+        :class:`ScriptedDeal`)."""
         if not self.stub:
             raise RuntimeError(f"the deck ran out in {self.describe()}")
+        if self.script is not None:
+            return self.script.take(self)
         return self.stub.pop()
 
     def log(self, event: Event) -> None:
@@ -362,6 +427,8 @@ class State:
         other.family = copy.deepcopy(self.family)
         other.piles = {k: list(v) for k, v in self.piles.items()}
         other.rng = copy.deepcopy(self.rng)
+        if self.script is not None:
+            other.script = self.script.copy()
         if self.payoff is not None:
             other.payoff = list(self.payoff)
         other._legal = None
