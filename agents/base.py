@@ -83,4 +83,3 @@ class CallingStation(Agent):
                 return preferred
         choices = [int(a) for a in legal if a not in (FOLD, RAISE)] or [int(a) for a in legal]
         return choices[int(self.rng.integers(len(choices)))]
-

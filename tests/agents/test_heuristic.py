@@ -79,7 +79,8 @@ def test_matches_replay_exactly_and_deal_ranges_compose(variant: str) -> None:
     a = evaluation.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
     b = evaluation.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
     assert [(h.rewards, h.decisions) for h in a.hands] == [(h.rewards, h.decisions) for h in b.hands]
-    tail = evaluation.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, deal_range=range(3, 6), **kwargs)  # type: ignore[arg-type]
+    lineup = ["heuristic", "random", "heuristic"]
+    tail = evaluation.run_match(variant, lineup, deals=6, deal_range=range(3, 6), **kwargs)  # type: ignore[arg-type]
     assert [h.rewards for h in tail.hands] == [h.rewards for h in a.hands[-len(tail.hands) :]]
 
 

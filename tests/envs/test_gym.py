@@ -253,7 +253,7 @@ def test_rotation_covers_every_seat_at_every_distance_from_the_button() -> None:
     env = gymnasium.make("DealersChoice/Stud-v0", num_players=n)  # every seat acts on third street: no skips
     seen = []
     for episode in range(n * n):
-        obs, info = env.reset(seed=11 if episode == 0 else None)
+        obs, info = env.reset(seed=9 if episode == 0 else None)  # 9 % (n * n) == 0: the rotation starts at seat 0
         seat, aec = info["learner_seat"], env.unwrapped.aec
         assert info["skipped_deals"] == 0
         assert aec.agent_selection == info["agent"] == f"player_{seat}"

@@ -96,6 +96,7 @@ def rank_splits(cards: Any, down: Any, opponents: int = 1) -> list[tuple[int, fl
         opponents: number of opponents still in the hand (>= 1).
 
     >>> from envs.engine.cards import parse
+    >>> from envs.variants.cowpie import split_label
     >>> best, score = rank_splits(parse("As 9d 2c Kh Kc 7s 4d"), [True] * 3 + [False] * 4)[0]
     >>> split_label(parse("As 9d 2c Kh Kc 7s 4d"), best), round(score, 3)
     ('split_As_9d', 0.874)

@@ -2,7 +2,15 @@
 toy stud (rules in :mod:`.rules`, the variants as data in :mod:`.variants`, the
 observation pieces in :mod:`.pieces`)."""
 
-from envs.variants.stud.rules import StudKind, StudOptions, ToyOptions, best_showing, betting_rounds, high_share
+from envs.variants.stud.rules import (
+    StudKind,
+    StudOptions,
+    ToyOptions,
+    best_showing,
+    betting_rounds,
+    high_share,
+    showing_key,
+)
 from envs.variants.stud.variants import (
     FIVE_CARD_STREETS,
     FIVE_CARD_STUD,
@@ -33,4 +41,5 @@ __all__ = [
     "best_showing",
     "betting_rounds",
     "high_share",
+    "showing_key",
 ]
