@@ -38,10 +38,9 @@ def evaluate_short(cards: Any) -> Any:
     top = -np.sort(-key, axis=-1)[..., :MAX_CARDS]  # by count, then rank, descending
     present = top >= 0
     pattern = np.where(present[..., :2], top[..., :2] // _BASE, 0)
-    code = np.zeros(arr.shape[:-1], np.int64)
-    for p, value in _PATTERN_CODE.items():
-        code = np.where((pattern[..., 0] == p[0]) & (pattern[..., 1] == p[1]), value, code)
-    value = code
+    strength: np.ndarray = np.zeros(arr.shape[:-1], np.int64)
+    for p, code in _PATTERN_CODE.items():
+        strength = np.where((pattern[..., 0] == p[0]) & (pattern[..., 1] == p[1]), code, strength)
     for i in range(MAX_CARDS):
-        value = value * _BASE + np.where(present[..., i], top[..., i] % _BASE + 1, 0)
-    return int(value) if one else value
+        strength = strength * _BASE + np.where(present[..., i], top[..., i] % _BASE + 1, 0)
+    return int(strength) if one else strength
