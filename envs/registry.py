@@ -73,7 +73,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Reset; the env counts as reset only once a reset succeeded (the stock wrapper
         marks it first, so a refused first reset left ``step`` failing obscurely)."""
-        was_reset: bool = self._has_reset  # type: ignore[has-type]  (set by the PettingZoo wrapper)
+        was_reset: bool = self._has_reset  # type: ignore[has-type]
         try:
             super().reset(seed=seed, options=options)
         except BaseException:
