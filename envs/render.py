@@ -29,6 +29,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from envs.engine.cards import RANKS, SUIT_SYMBOLS
+from envs.engine.events import EventKind
 from envs.engine.history import _event_line  # the history's own words: the picture says no more than it
 from envs.engine.state import State
 
@@ -161,13 +162,13 @@ def _hand(st: State, seat: int) -> Iterable[tuple[int, bool]]:
 
 
 def _shown_cards(st: State) -> set[int]:
-    """Cards shown at a showdown of the current deal (a new Cowboy deal, a ``street``
-    event named ``deal N``, reshuffles every card, so earlier shows no longer count)."""
+    """Cards shown at a showdown of the current deal (a new Cowboy deal, a ``shuffle``
+    event, reshuffles every card, so earlier shows no longer count)."""
     shown: set[int] = set()
     for e in st.events:
-        if e.kind == "show":
+        if e.kind == EventKind.SHOW:
             shown.update(e.cards)
-        elif e.kind == "street" and e.text.startswith("deal "):
+        elif e.kind == EventKind.SHUFFLE:
             shown.clear()
     return shown
 

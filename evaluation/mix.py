@@ -37,9 +37,10 @@ from typing import Any
 
 from envs.engine.actions import DECLARATION_NAMES, DECLARE_LOW, STAY
 from envs.engine.cards import rank_of
+from envs.engine.events import EventKind, Verb
 
-# verbs of betting ``action`` events (envs/engine/betting.py) -> counter name
-_VERBS = (("folds", "folds"), ("checks", "checks"), ("calls", "calls"), ("brings in", "bring_ins"))
+# verbs of betting ``action`` events -> counter name (completions, bets and raises are "raises")
+_COUNTERS = {Verb.FOLD: "folds", Verb.CHECK: "checks", Verb.CALL: "calls", Verb.BRING_IN: "bring_ins"}
 BETTING_COUNTERS = ("folds", "checks", "calls", "raises")
 
 
@@ -48,14 +49,14 @@ def decision_mix(state: Any) -> list[Counter[str]]:
     mix: list[Counter[str]] = [Counter(hands=1) for _ in range(state.n)]
     voluntary = [False] * state.n
     for e in state.events:
-        if e.kind == "action":
-            name = _betting_counter(e.text)
+        if e.kind == EventKind.ACTION:
+            name = _COUNTERS.get(e.verb, "raises")
             mix[e.seat][name] += 1
             voluntary[e.seat] |= name in ("calls", "raises")
         elif e.kind == "declare":
             mix[e.seat]["declare_" + DECLARATION_NAMES[e.action - DECLARE_LOW]] += 1
         elif e.kind == "split":  # secret: the seat's own choice, cards = (two..., five...)
-            _count_split(mix[e.seat], e.cards[:2], "illegal" in e.text)
+            _count_split(mix[e.seat], e.cards[:2], e.verb == Verb.ILLEGAL_SPLIT)
         elif e.kind == "stay":
             mix[e.seat]["stay_decisions"] += 1
             mix[e.seat]["stays"] += e.action == STAY
@@ -68,13 +69,6 @@ def decision_mix(state: Any) -> list[Counter[str]]:
     for seat, counter in enumerate(mix):
         counter["vpip_hands"] += voluntary[seat]
     return mix
-
-
-def _betting_counter(verb: str) -> str:
-    for prefix, name in _VERBS:
-        if verb.startswith(prefix):
-            return name
-    return "raises"  # bets, raises to, completes to (all-in or not)
 
 
 def _count_split(counter: Counter[str], two: tuple[int, ...], illegal: bool) -> None:

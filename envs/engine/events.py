@@ -32,6 +32,7 @@ class EventKind(StrEnum):
     SHOW = "show"  # cards: everything the seat shows
     AWARD = "award"  # amount won, text what for
     STREET = "street"  # a new street or phase begins (text)
+    SHUFFLE = "shuffle"  # every card is gathered and shuffled again (a new Cowboy deal)
     DRAW = "draw"
     STAY = "stay"
     RESHUFFLE = "reshuffle"

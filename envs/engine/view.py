@@ -81,15 +81,15 @@ class PublicView:
 
     def seen_cards(self) -> set[int]:
         """Every card this seat has seen that is out of the stub now (own, face up,
-        community, shown in this deal). A new Cowboy deal (a ``street`` event named
-        ``deal N``) reshuffles every card, so earlier shows no longer count."""
+        community, shown in this deal). A new Cowboy deal (a ``shuffle`` event)
+        reshuffles every card, so earlier shows no longer count."""
         seen = set(self.own_cards) | set(self.community)
         for cards in self.up_cards:
             seen.update(cards)
         for e in reversed(self.events):  # back to the start of this deal: long games stay cheap
             if e.kind == "show":
                 seen.update(e.cards)
-            elif e.kind == "street" and e.text.startswith("deal "):
+            elif e.kind == EventKind.SHUFFLE:  # a new deal: cards shown before are back in the deck
                 break
         seen.update(self.extra.get("dummy_cards", ()))
         return seen

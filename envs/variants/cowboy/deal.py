@@ -196,6 +196,7 @@ class NewDeal(Step):
             _own_generator(st)
         else:
             _collect_and_shuffle(st)
+            st.log(Event(EventKind.SHUFFLE, text="every card is shuffled for a new deal"))
         _reset_deal(st, deal)
         st.log(Event(EventKind.STREET, text=f"deal {deal}", street=deal))
         order = seats_from_left_of_button(st)
