@@ -43,16 +43,18 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from agents.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
-from agents.cli import parse_options, script_parser
-from agents.failures import BotActionError, BotError
-from agents.histories import HistoryWriter
-from agents.isolate import DECISION_TIMEOUT, IsolatedBot
 from agents.loading import load
-from agents.ratings import rate
-from agents.report import StagedOutputs, clean, format_table, write_csv, write_json, write_plot
-from agents.runner import HISTORY_FORMATS, MatchSpec, auto_workers, available_cores, play_matches
-from agents.stats import (
+from envs.policy import BotActionError, BotError
+from envs.registry import ENV_SPECS, get_spec, make_raw
+from envs.variants import get_variant
+from evaluation.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
+from evaluation.cli import parse_options, script_parser
+from evaluation.histories import HistoryWriter
+from evaluation.isolate import DECISION_TIMEOUT, IsolatedBot
+from evaluation.ratings import rate
+from evaluation.report import StagedOutputs, clean, format_table, write_csv, write_json, write_plot
+from evaluation.runner import HISTORY_FORMATS, MatchSpec, auto_workers, available_cores, play_matches
+from evaluation.stats import (
     BotSummary,
     PairSummary,
     bot_mix,
@@ -63,8 +65,6 @@ from agents.stats import (
     unique_names,
     win_rate,
 )
-from envs.registry import ENV_SPECS, get_spec, make_raw
-from envs.variants import get_variant
 
 OUTPUT_FILES = ("report.json", "bots.csv", "pairs.csv", "report.png", "hands.txt", "hands.jsonl")
 HISTORY_FILES = ("hands.txt", "hands.jsonl")
@@ -148,7 +148,7 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
 
     Hand histories (``config.histories``) are written to ``directory``; by default
     they replace those in ``config.out`` when the run completes (see
-    :class:`agents.report.StagedOutputs`)."""
+    :class:`evaluation.report.StagedOutputs`)."""
     if config.histories and directory is None:
         assert config.out is not None  # EvalConfig checks it
         with StagedOutputs(Path(config.out), owned=HISTORY_FILES) as stage:
@@ -203,7 +203,7 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
 
 def _workers(asked: int, deals: int) -> int:
     """Processes to use: ``asked``, but no more than the available cores (more only add
-    start-up time and contention); 0: :func:`agents.runner.auto_workers`."""
+    start-up time and contention); 0: :func:`evaluation.runner.auto_workers`."""
     if asked == 0:
         return auto_workers(deals)
     cores = available_cores()

@@ -27,15 +27,16 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from agents.arena import unit_name
-from agents.cli import parse_options, script_parser
 from agents.human import Cards, Prompt, Quit, options_for, table_text
 from agents.loading import load
-from agents.stats import unique_names
 from envs.aec import DealersChoiceEnv
 from envs.engine.history import hand_history
+from envs.policy import Seating
 from envs.registry import ENV_SPECS, get_spec, make_raw
 from envs.variants import get_variant
+from evaluation.arena import unit_name
+from evaluation.cli import parse_options, script_parser
+from evaluation.stats import unique_names
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Table:
         specs = [*others[: config.seat], "you", *others[config.seat :]]
         self.names = unique_names(specs)
         self.bots = {s: load(spec) for s, spec in enumerate(specs) if s != config.seat}
+        self.seating = Seating([self.bots.get(s) for s in range(n)], self.names)
         self.prompt = prompt
         self.draw = Cards(color=config.color)
         self.results: list[float] = []
@@ -85,11 +87,9 @@ class Table:
         """Deal and play one hand (or Cowboy game) to its end; raises Quit."""
         env, me = self.env, self.config.seat
         seed = None if self.config.seed is None else self.config.seed * 1_000_003 + number
-        for s, bot in self.bots.items():
-            if hasattr(bot, "seed"):
-                bot.seed(None if seed is None else seed + 7919 * (s + 1))
-            if hasattr(bot, "reset"):
-                bot.reset()
+        n = env.game.num_players
+        self.seating.seed([None if seed is None else seed + 7919 * (s + 1) for s in range(n)])
+        self.seating.reset()
         env.reset(seed=seed, options={"button": number % env.game.num_players})
         state = env.state
         assert state is not None
@@ -102,7 +102,7 @@ class Table:
                 shown = self._narrate(shown)
                 env.step(self._ask(agent))
             else:
-                env.step(int(self.bots[seat].act(env.observe(agent), env.public_view(agent))))
+                env.step(self.seating.act(seat, env.observe(agent), env.public_view(agent)))
         self._finish(state)
 
     def _narrate(self, shown: int) -> int:

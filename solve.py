@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.cli import script_parser
+from evaluation.cli import script_parser
 from solvers.cfr import SCHEMES, CFRConfig, CFRSolver
 from solvers.cli import GAMES, OPTION_HELP, check_game, describe, parse_toy_options
 from solvers.toy import ToyParams, info_set_counts

@@ -7,28 +7,23 @@ environment's dict (``"observation"`` vector and ``"action_mask"``), ``view`` th
 (``reset``, ``seed`` and the batched ``act_batch``) for free.
 
 A bot must return one of the legal actions (``view.legal_actions``, or the indices
-where the mask is 1); the environment raises an error on anything else.
+where the mask is 1); the environment raises an error on anything else. The protocol
+itself (:class:`~envs.policy.Policy`) belongs to the env layer, which takes bots
+without importing this package.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE, STAY
+from envs.policy import Observation, Policy, describe
 from envs.view import PublicView
 
-Observation = dict[str, np.ndarray]
-
-
-@runtime_checkable
-class Policy(Protocol):
-    """The minimal bot: anything with this method plugs into the arena and wrappers."""
-
-    def act(self, observation: Observation, view: PublicView) -> int: ...
+__all__ = ["Agent", "CallingStation", "Observation", "Policy", "RandomAgent", "describe", "legal_of"]
 
 
 class Agent(ABC):
@@ -88,8 +83,3 @@ class CallingStation(Agent):
                 return preferred
         choices = [int(a) for a in legal if a not in (FOLD, RAISE)] or [int(a) for a in legal]
         return choices[int(self.rng.integers(len(choices)))]
-
-
-def describe(agent: Any) -> str:
-    """A short name for tables and logs."""
-    return str(getattr(agent, "name", type(agent).__name__))

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import CallingStation, Policy, RandomAgent
-from agents.failures import failure_text
+from envs.policy import failure_text
 
 BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}

@@ -1,5 +1,5 @@
 """Stable-Baselines3 models as bots: a model trained on a Gymnasium env plays in the
-arena (``agents.run_match``) or as an opponent of another Gymnasium env.
+arena (``evaluation.run_match``) or as an opponent of another Gymnasium env.
 
 The Gymnasium env's observation is the AEC env's ``{"observation", "action_mask"}``
 dict, so a model trained with ``gymnasium.make("DealersChoice/Stud-v0", ...)`` reads

@@ -43,10 +43,11 @@ from typing import Any
 from tqdm import tqdm
 
 import agents
-from agents.arena import Stat
+import evaluation
 from agents.heuristic import DEFAULT_SAMPLES, PRESETS, HeuristicAgent
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE, STAY
 from envs.variants import VARIANTS
+from evaluation.arena import Stat
 
 WARM_UP_DEALS = 3
 
@@ -117,11 +118,11 @@ def measure(variant: str, deals: int, samples: int, seed: int, players: int = 2,
     players = min(max(players, low), high)
     heuristic = Timed(HeuristicAgent(samples=samples), keep=keep)
     random_bot = Timed(agents.RandomAgent())
-    agents.run_match(variant, [heuristic, random_bot], deals=WARM_UP_DEALS, num_players=players, seed=seed + 1)
+    evaluation.run_match(variant, [heuristic, random_bot], deals=WARM_UP_DEALS, num_players=players, seed=seed + 1)
     heuristic.seconds = random_bot.seconds = 0.0
     heuristic.decisions = random_bot.decisions = 0
     start = time.perf_counter()
-    result = agents.run_match(variant, [heuristic, random_bot], deals=deals, num_players=players, seed=seed)
+    result = evaluation.run_match(variant, [heuristic, random_bot], deals=deals, num_players=players, seed=seed)
     elapsed = time.perf_counter() - start
     hands_rate = len(result.hands) / elapsed
     rates = (heuristic.rate(), random_bot.rate(), hands_rate)
@@ -223,8 +224,8 @@ def measure_style(variant: str, preset: str, deals: int, samples: int, seed: int
     players = min(max(players, low), high)
     bot = Timed(HeuristicAgent(samples=samples, style=preset))
     kw: dict[str, Any] = {"deals": deals, "num_players": players, "seed": seed}
-    vs_random = agents.run_match(variant, [bot, agents.RandomAgent()], **kw)
-    vs_default = agents.run_match(variant, [bot, HeuristicAgent(samples=samples)], **kw)
+    vs_random = evaluation.run_match(variant, [bot, agents.RandomAgent()], **kw)
+    vs_default = evaluation.run_match(variant, [bot, HeuristicAgent(samples=samples)], **kw)
     betting = {k: bot.kinds[k] for k in ("fold", "call", "raise")}
     total = sum(betting.values()) or 1
     mix = {k: v / total for k, v in betting.items()}

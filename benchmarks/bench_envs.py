@@ -40,6 +40,8 @@ CASES: list[tuple[str, str, tuple[int, ...], dict[str, Any]]] = [
     ("chowaha limit", "chowaha", (2, 6), {}),
     ("chowaha pot limit", "chowaha", (2, 6), {"betting": "pot_limit"}),
     ("chowaha no limit", "chowaha", (2, 6), {"betting": "no_limit"}),
+    ("five_card_stud", "five_card_stud", (2, 6, 10), {}),
+    ("toy_stud", "toy_stud", (2,), {}),
 ]
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.runner import MatchSpec, available_cores, play_matches
+from evaluation.runner import MatchSpec, available_cores, play_matches
 
 CASES = {
     "stud": (2, {}),

@@ -3,7 +3,7 @@
 Prints, for one table setup (default: two-player stud, the default network):
 
 * collection: decisions per second at every seat (and the learner's share, which
-  becomes training data) of ``agents.rollout.Collector`` with batched inference on one
+  becomes training data) of ``training.rollout.Collector`` with batched inference on one
   thread, for pure self-play and for the default mix with pool tables;
 * with ``--bot-fraction F --bots SPEC ...``: the same collection with a fraction ``F``
   of the episodes played against fixed bots (``agents.load`` specs, such as
@@ -50,10 +50,10 @@ from agents.features import card_groups
 from agents.loading import load
 from agents.nets import PolicyNet
 from agents.neural import Layout
-from agents.pool import OpponentPool
-from agents.ppo import PPOSettings, ppo_update
-from agents.rollout import Batch, Collector
 from envs.registry import make_raw
+from training.pool import OpponentPool
+from training.ppo import PPOSettings, ppo_update
+from training.rollout import Batch, Collector
 
 
 def random_play(variant: str, n: int, tables: int, decisions: int) -> float:

@@ -30,7 +30,7 @@ The engine holds the rules; this class turns its states into PettingZoo's
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -40,15 +40,14 @@ from pettingzoo import AECEnv
 from envs.engine.cards import format_cards, parse_deck
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord, hand_history
+from envs.engine.observation import Tracker, describe, docs_table
 from envs.engine.options import check_choice, check_seat, check_seed, quoted
 from envs.engine.state import State
-from envs.observation import Piece, Tracker, describe, docs_table
+from envs.engine.variant import Variant
+from envs.engine.view import PublicView, SeatLogs, public_view
 from envs.seat_history import seat_histories
-from envs.variants import get_variant
-from envs.variants.base import Variant
-from envs.view import PublicView, SeatLogs, public_view
+from envs.variants import get_variant, replay
 
-PieceBuilder = Callable[[Any], list[Piece]]
 RENDER_FPS = 2  # one frame per decision; two a second is a pace a person can follow
 
 
@@ -93,7 +92,7 @@ class HandHistoryView:
 
 def _replayed_history(record: HandRecord, viewer: int | None) -> HandHistoryView:
     """Unpickle a :class:`HandHistoryView` by replaying its record."""
-    return HandHistoryView(record.replay(), viewer)
+    return HandHistoryView(replay(record), viewer)
 
 
 class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
@@ -109,12 +108,10 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
     def __init__(
         self,
         variant: str | Variant,
-        pieces: PieceBuilder,
         num_players: int = 2,
         render_mode: str | None = None,
         illegal_action: str = "raise",
         omniscient_render: bool = False,
-        version: int = 0,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -126,11 +123,11 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.omniscient_render = omniscient_render
-        self.metadata = {**self.metadata, "name": f"{self.variant.name}_v{version}"}
+        self.metadata = {**self.metadata, "name": self.variant.env_id}
         n = num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.pieces = pieces(self.game)
+        self.pieces = self.variant.pieces(self.game)
         self.tracker = Tracker(self.pieces, n, self.game.unit)
         self.action_names = self.game.action_names
         size, num_actions = self.tracker.size, self.game.num_actions

@@ -38,29 +38,30 @@ learner is all-in from the antes) have nothing to learn from and cannot be retur
 by Gymnasium's ``reset`` (there is no action to ask for): ``reset`` plays them out
 and deals again. ``info["skipped_deals"]`` counts them and ``info["skipped_reward"]``
 holds the learner's result in them, so an evaluation can add it back (or use
-``agents.run_match``, which plays every deal).
+``evaluation.run_match``, which plays every deal).
 """
 
 from __future__ import annotations
 
+import importlib
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
 
-from agents.base import Policy, describe
-from agents.loading import load
 from envs.aec import RENDER_FPS, DealersChoiceEnv
 from envs.engine.cards import parse_deck
-from envs.engine.errors import IllegalActionError
 from envs.engine.options import check_choice, check_int, check_seat, check_seed, quoted
+from envs.policy import Policy, Seating
+from envs.policy import describe as describe_bot
 from envs.registry import get_spec, make_raw
 from envs.variants import get_variant
 
 Observation = dict[str, np.ndarray]
 RESET_OPTIONS = ("deck", "button", "learner_seat")
+DEFAULT_LOADER = "agents:load"  # bots by spec: the project's loader, named (envs never import agents)
 MAX_REDEALS = 1_000  # a table where the learner never gets a decision is a setup error
 
 
@@ -73,6 +74,10 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         opponents: ``None`` (random bots), one bot or ``agents.load`` spec for every
             opponent seat, or a list of ``num_players - 1`` of them. A spec string
             gives each seat its own bot; one bot object given once plays every seat.
+        policy_loader: what turns a spec string into a bot: a ``"module:function"``
+            name (the Gymnasium entry-point idiom; default ``"agents:load"``, the
+            project's bots) or a callable ``(spec) -> bot``. The env layer takes bots
+            through :class:`~envs.policy.Policy` and never imports bot code itself.
         learner_seat: ``"rotate"``, ``"random"`` or a fixed seat index.
         illegal_action: ``"raise"`` (default) or ``"lose"`` (see the module docs).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view of
@@ -93,6 +98,7 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         num_players: int | None = None,
         *,
         opponents: str | Policy | Sequence[str | Policy] | None = None,
+        policy_loader: str | Callable[[str], Policy] = DEFAULT_LOADER,
         learner_seat: int | str = "rotate",
         illegal_action: str = "raise",
         render_mode: str | None = None,
@@ -105,7 +111,7 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         self.num_players = n
         self.render_mode = render_mode
         self.learner_seat_option = _check_learner_seat(learner_seat, n)
-        self.opponents: list[Policy] = _load_opponents(opponents, n)
+        self.opponents: list[Policy] = _load_opponents(opponents, n, policy_loader)
         self.observation_space = self.aec.observation_space("player_0")
         self.action_space = self.aec.action_space("player_0")
         self.metadata = {**self.metadata, "name": self.aec.metadata["name"]}
@@ -113,7 +119,7 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         self._needs_seed = True
         self._aec_seed: int | None = None
         self._learner = 0
-        self._seated: list[Policy | None] = [None] * n
+        self._seating = Seating([None] * n)
         self._over = True
         self._mask = np.zeros(self.aec.game.num_actions, np.int8)
 
@@ -125,14 +131,17 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
 
         ``options``: ``deck`` (stacked deck, top card first), ``button`` and
         ``learner_seat`` for this episode only. A seed restarts everything derived
-        from it: the deck, the learner and button rotation and the opponents' own
-        randomness. ``seed`` (None or an int >= 0, numpy ints too) and ``options`` are
-        checked before anything changes: a bad one raises and changes nothing."""
+        from it: the deck, the opponents' own randomness, and the learner and button
+        rotation, which starts at a point derived from the seed (seeds ``0 .. n*n - 1``
+        give every pair of learner seat and button once), so ``reset(seed=s)`` is
+        deterministic (Gymnasium's contract) and a loop that seeds every episode still
+        rotates both. ``seed`` (None or an int >= 0, numpy ints too) and ``options``
+        are checked before anything changes: a bad one raises and changes nothing."""
         seed = check_seed(seed)
         options = _check_reset_options(options, self.num_players)
         super().reset(seed=seed)
         if seed is not None or self._needs_seed:
-            self._reseed()
+            self._reseed(seed)
         self._learner = options["learner_seat"] if "learner_seat" in options else self._next_learner_seat()
         self._seat_opponents()
         self._episode += 1
@@ -144,15 +153,16 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         self._render_human()
         return observation, info
 
-    def _reseed(self) -> None:
-        """Seed the AEC env and every opponent from this env's generator."""
+    def _reseed(self, seed: int | None) -> None:
+        """Seed the AEC env and every opponent from this env's generator; the rotation
+        starts where the seed says (see :meth:`reset`)."""
         self._needs_seed = False
-        self._episode = self._deals = 0
+        self._episode = self._deals = 0 if seed is None else seed % (self.num_players**2)
         self._aec_seed = int(self.np_random.integers(2**63))
         seeded: set[int] = set()
         for bot in self.opponents:
-            if id(bot) not in seeded and hasattr(bot, "seed"):
-                bot.seed(int(self.np_random.integers(2**31)))
+            if id(bot) not in seeded:
+                Seating([bot]).seed([int(self.np_random.integers(2**31))])
                 seeded.add(id(bot))
 
     def _next_learner_seat(self) -> int:
@@ -168,9 +178,13 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
 
     def _seat_opponents(self) -> None:
         n = self.num_players
-        self._seated = [None] * n
+        seated: list[Policy | None] = [None] * n
+        names = [""] * n
         for k, bot in enumerate(self.opponents):
-            self._seated[(self._learner + 1 + k) % n] = bot
+            seat = (self._learner + 1 + k) % n
+            seated[seat] = bot
+            names[seat] = f"opponent {describe_bot(bot)}"
+        self._seating = Seating(seated, names)
 
     def _deal_until_learner_acts(self, aec_options: dict[str, Any]) -> tuple[int, float]:
         """Reset the AEC env until the learner has a decision; returns the deals
@@ -181,9 +195,7 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
             self._deals += 1  # the button moves on after a skipped deal too, as at a real table
             self.aec.reset(seed=self._aec_seed, options={**button, **aec_options})
             self._aec_seed = None  # a seed restarts the deck once; later deals continue
-            for bot in self.opponents:
-                if hasattr(bot, "reset"):
-                    bot.reset()
+            self._seating.reset()
             self._over = False
             reward = self._play_opponents()
             if not self._over:
@@ -227,12 +239,8 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
             if agent == learner:
                 return reward
             seat = aec.agent_name_mapping[agent]
-            observation = aec.observe(agent)
-            bot = self._seated[seat]
-            assert bot is not None
-            action = bot.act(observation, aec.public_view(agent))
-            _check_opponent_action(bot, seat, action, observation, aec)
-            aec.step(int(action))
+            action = self._seating.act(seat, aec.observe(agent), aec.public_view(agent))
+            aec.step(action)
             reward += aec.rewards[learner]
         self._over = True
         return reward
@@ -339,7 +347,9 @@ def _check_reset_options(options: Any, num_players: int) -> dict[str, Any]:
     return options
 
 
-def _load_opponents(spec: str | Policy | Sequence[str | Policy] | None, num_players: int) -> list[Policy]:
+def _load_opponents(
+    spec: str | Policy | Sequence[str | Policy] | None, num_players: int, loader: str | Callable[[str], Policy]
+) -> list[Policy]:
     """One bot per opponent seat (``num_players - 1``) from a spec, a bot or a list."""
     count = num_players - 1
     if spec is None:
@@ -355,21 +365,24 @@ def _load_opponents(spec: str | Policy | Sequence[str | Policy] | None, num_play
             )
     else:
         raise ValueError(f"opponents must be a bot spec, a bot or a list of them, got {type(spec).__name__}")
-    return [load(s) for s in specs]
+    load = resolve_loader(loader) if any(isinstance(s, str) for s in specs) else None
+    bots = []
+    for s in specs:
+        if isinstance(s, str):
+            assert load is not None
+            s = load(s)
+        if not isinstance(s, Policy):
+            raise ValueError(f"opponents: {type(s).__name__} is not a bot: it has no act(observation, view) method")
+        bots.append(s)
+    return bots
 
 
-def _check_opponent_action(
-    bot: Policy, seat: int, action: Any, observation: Observation, aec: DealersChoiceEnv
-) -> None:
-    """An opponent's illegal action is a bug in that bot: raise, whatever the learner's
-    ``illegal_action`` says (the AEC's "lose" rule is for the learner only)."""
-    mask = observation["action_mask"]
+def resolve_loader(loader: str | Callable[[str], Policy]) -> Callable[[str], Policy]:
+    """The callable a ``"module:function"`` name refers to (imported here, by name)."""
+    if callable(loader):
+        return loader
+    module_name, _, attr = str(loader).partition(":")
     try:
-        index = operator.index(action)
-    except TypeError:
-        index = -1
-    if not 0 <= index < len(mask) or not mask[index]:
-        assert aec.state is not None
-        legal = [aec.action_names[a] for a in np.flatnonzero(mask)]
-        who = f"opponent {type(bot).__name__} ({describe(bot)!r}) in seat {seat}"
-        raise IllegalActionError(action, f"{who}; {aec.state.describe()}", legal)
+        return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
+    except (ImportError, AttributeError, ValueError) as err:
+        raise ValueError(f"policy_loader={quoted(loader)} names no function ('module:function'): {err}") from None

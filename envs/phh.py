@@ -11,7 +11,7 @@ back into a :class:`~envs.engine.history.HandRecord` that replays with our engin
 >>> text = to_phh(HandRecord.of(state))
 >>> print(text.splitlines()[1])
 variant = "FR"
->>> from_phh(text).replay().payoffs() == state.payoffs()
+>>> replay(from_phh(text)).payoffs() == state.payoffs()
 True
 
 The mapping (docs/histories.md has the full table):
@@ -54,6 +54,7 @@ from envs.engine.history import HandRecord
 from envs.engine.record import quoted
 from envs.engine.state import State
 from envs.phh_read import PHHError, read_phh
+from envs.variants import replay
 
 __all__ = ["PHH_CODES", "PHHError", "from_phh", "from_phh_all", "to_phh", "to_phh_all"]
 
@@ -82,7 +83,7 @@ def to_phh(record: HandRecord, *, players: Sequence[str] | None = None) -> str:
             f"variant {record.variant!r} has no PHH code; PHH covers "
             + ", ".join(f"{name} ({c})" for name, c in PHH_CODES.items())
         )
-    state = record.replay()
+    state = replay(record)
     _check_expressible(state)
     n, options = state.n, state.game.options
     order = [(state.button + 1 + i) % n for i in range(n)]  # order[i] is p{i+1}

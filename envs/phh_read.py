@@ -348,5 +348,5 @@ def _check_finishing(data: dict[str, Any], state: State, order: list[int]) -> No
         theirs = _chips(f"finishing_stacks[{p}]", finishing[p])
         mine = state.start_stack[seat] + state.payoff[seat]
         if theirs != mine:
-            odd = " (the pot divided unevenly: odd-chip rules differ)" if state.extra.get("odd_chips") else ""
+            odd = " (the pot divided unevenly: odd-chip rules differ)" if state.odd_chips else ""
             raise PHHError(f"finishing_stacks: p{p + 1} ends with {theirs} in the file, {mine} in our replay{odd}")

@@ -29,6 +29,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from envs.engine.cards import RANKS, SUIT_SYMBOLS
+from envs.engine.events import EventKind
 from envs.engine.history import _event_line  # the history's own words: the picture says no more than it
 from envs.engine.state import State
 
@@ -161,13 +162,13 @@ def _hand(st: State, seat: int) -> Iterable[tuple[int, bool]]:
 
 
 def _shown_cards(st: State) -> set[int]:
-    """Cards shown at a showdown of the current deal (a new Cowboy deal, a ``street``
-    event named ``deal N``, reshuffles every card, so earlier shows no longer count)."""
+    """Cards shown at a showdown of the current deal (a new Cowboy deal, a ``shuffle``
+    event, reshuffles every card, so earlier shows no longer count)."""
     shown: set[int] = set()
     for e in st.events:
-        if e.kind == "show":
+        if e.kind == EventKind.SHOW:
             shown.update(e.cards)
-        elif e.kind == "street" and e.text.startswith("deal "):
+        elif e.kind == EventKind.SHUFFLE:
             shown.clear()
     return shown
 
@@ -264,8 +265,9 @@ def _draw_middle(image: Image.Image, draw: ImageDraw.ImageDraw, st: State) -> No
 
 def _draw_header(draw: ImageDraw.ImageDraw, st: State, viewer: int | None, title: str) -> None:
     street = st.street_label
-    if "deal" in st.extra:  # the Cowboy family: one game of many deals
-        street = f"deal {st.extra['deal']}" + (f", {st.extra['phase']}" if st.extra.get("phase") else "")
+    if st.game.variant.episode == "game":  # the Cowboy family: one game of many deals
+        game = st.family
+        street = f"deal {game.deal}" + (f", {game.phase}" if game.phase else "")
     street = "hand over" if st.is_over else street
     draw.text((10, 8), title or st.game.variant.title, fill=TEXT, font=font(14, bold=True))
     draw.text((10, 28), street, fill=DIM_TEXT, font=font(12))

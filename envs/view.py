@@ -1,22 +1,10 @@
-"""A structured view of what one seat may know: the same public information as the
-observation vector, as plain Python values for bots that reason about cards.
+"""Views as plain data, for bots in other processes (:mod:`evaluation.isolate`), and the
+view API in one place for bots (:class:`~envs.engine.view.PublicView` lives in the
+engine: see :mod:`envs.engine.view`).
 
-``public_view(state, seat)`` copies only what the seat can see (RULES.md section 7):
-its own cards, face-up cards, community cards, chips, public actions, revealed
-choices, and (Cowboy) the dummy's cards while the seat chooses its draw. Others'
-face-down cards, discards and secret choices never appear; a test resamples them and
-checks that nothing a bot can reach from the view changes.
-
-A view holds copies, never the state: everything reachable from it (its fields, the
-events, ``extra``) is plain data a seat may see, so a bot cannot walk from the view to
-the deck. The env keeps each seat's filtered event log as the hand goes
-(:class:`SeatLogs`) and hands a view an immutable snapshot of it, so asking for a view
-costs little even in Cowboy games of thousands of events.
-
-At the end of a hand each seat gets a :class:`~envs.seat_history.SeatHistory`: the hand
-as that seat saw it. The omniscient history and the replay record are the user's, not
-the bots' (``env.unwrapped.hand_record()``). ``view_to_data`` / ``view_from_data`` turn a
-view into plain data and back, for bots in other processes (:mod:`agents.isolate`).
+``view_to_data`` / ``view_from_data`` turn a view into JSON-only data and back; the
+variant's ``extras_from_data`` hook rebuilds typed family facts (Cowboy's deal
+summaries).
 """
 
 from __future__ import annotations
@@ -24,212 +12,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-from envs.engine.events import Event
-from envs.engine.state import State
+from envs.engine.events import Event, EventKind, Verb
+from envs.engine.view import PublicView, SeatLogs, public_view, visible
 from envs.variants import get_variant
 
-
-@dataclass(frozen=True)
-class PublicView:
-    """What ``seat`` knows at this moment.
-
-    Cards are ints (``rank * 4 + suit``, see ``envs.engine.cards``); seats are absolute
-    (``player_i`` is seat i); chips are chips (``unit`` converts to reward units).
-    ``events`` is everything the seat saw happen, in order: others' face-down cards
-    appear as deal events with no cards, and others' secret events are left out.
-    """
-
-    variant: str
-    num_players: int
-    seat: int
-    button: int
-    street: int
-    street_label: str
-    own_cards: tuple[int, ...]
-    own_up: tuple[bool, ...]
-    up_cards: tuple[tuple[int, ...], ...]  # every seat's face-up cards (folded seats' too)
-    community: tuple[int, ...]
-    community_labels: tuple[str, ...]
-    folded: tuple[bool, ...]
-    pot: int
-    to_call: int
-    current_bet: int
-    bet_unit: int
-    stacks: tuple[int | None, ...]  # None: unlimited
-    committed: tuple[int, ...]
-    unit: int
-    legal_actions: tuple[int, ...]
-    legal_names: tuple[str, ...]
-    options: Any
-    extra: dict[str, Any] = field(default_factory=dict)  # family-specific public facts
-    events: tuple[Event, ...] = field(default=(), repr=False)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    @property
-    def is_my_turn(self) -> bool:
-        """Whether this seat is to act."""
-        return bool(self.legal_actions)
-
-    @property
-    def live_opponents(self) -> int:
-        """Opponents still in the hand."""
-        return sum(1 for s in range(self.num_players) if s != self.seat and not self.folded[s])
-
-    def seen_cards(self) -> set[int]:
-        """Every card this seat has seen that is out of the stub now (own, face up,
-        community, shown in this deal). A new Cowboy deal (a ``street`` event named
-        ``deal N``) reshuffles every card, so earlier shows no longer count."""
-        seen = set(self.own_cards) | set(self.community)
-        for cards in self.up_cards:
-            seen.update(cards)
-        for e in reversed(self.events):  # back to the start of this deal: long games stay cheap
-            if e.kind == "show":
-                seen.update(e.cards)
-            elif e.kind == "street" and e.text.startswith("deal "):
-                break
-        seen.update(self.extra.get("dummy_cards", ()))
-        return seen
-
-
-def visible(e: Event, seat: int) -> Event | None:
-    """The event as ``seat`` saw it, or None if it saw nothing of it."""
-    if e.secret and e.seat != seat:
-        return None
-    if e.kind == "deal" and not e.up and e.seat != seat:
-        return _hidden(e)  # a card was dealt face down: which one is hidden
-    return e
-
-
-def _hidden(e: Event) -> Event:
-    """The deal event without its card (``_replace`` is several times slower)."""
-    return Event(e.kind, e.seat, (), *e[3:])
-
-
-class SeatLogs:
-    """Every seat's filtered event log, extended as the hand goes.
-
-    ``sync`` files the events logged since the last call (each at most once, so a
-    view costs nothing per old event); ``snapshot`` is an immutable copy of one log,
-    made again only when the log grew. The filter is :func:`visible`'s. A new
-    state's event list (a new hand) starts the logs again.
-    """
-
-    def __init__(self, num_players: int) -> None:
-        self.num_players = num_players
-        self.source: Sequence[Event] | None = None
-        self.reset()
-
-    def reset(self) -> None:
-        """Empty logs (a new hand, or game)."""
-        self.logs: list[list[Event]] = [[] for _ in range(self.num_players)]
-        self.snapshots: list[tuple[Event, ...]] = [() for _ in range(self.num_players)]
-        self.seen = 0
-
-    def sync(self, events: Sequence[Event]) -> None:
-        """File ``events[seen:]`` into every seat's log (all of them for a new list)."""
-        if events is not self.source:
-            self.source = events
-            self.reset()
-        logs = self.logs
-        n = len(logs)
-        run = self.seen  # the start of a run of events every seat sees: copied in one go
-        for i in range(self.seen, len(events)):
-            e = events[i]
-            if not e.secret and (e.up or e.kind != "deal"):
-                continue
-            if run < i:
-                for log in logs:
-                    log.extend(events[run:i])
-            run = i + 1
-            if e.secret:
-                if 0 <= e.seat < n:
-                    logs[e.seat].append(e)
-            else:  # dealt face down
-                hidden = _hidden(e)
-                for seat, log in enumerate(logs):
-                    log.append(e if seat == e.seat else hidden)
-        if run < len(events):
-            for log in logs:
-                log.extend(events[run:])
-        self.seen = len(events)
-
-    def snapshot(self, seat: int) -> tuple[Event, ...]:
-        """The seat's log so far, as a tuple (the same tuple until the log grows)."""
-        log, snap = self.logs[seat], self.snapshots[seat]
-        if len(snap) != len(log):
-            snap = self.snapshots[seat] = tuple(log)
-        return snap
-
-
-def _cowboy_extra(st: State, seat: int) -> dict[str, Any]:
-    x = st.extra
-    out: dict[str, Any] = {
-        "deal": x.get("deal", 0),
-        "phase": x.get("phase", ""),
-        "stayed": tuple(x.get("stay", ())),
-        "drawn": tuple(x.get("drawn", ())),
-        "net": tuple(st.stack[s] - st.start_stack[s] for s in range(st.n)),
-        "summaries": tuple(x.get("summaries", ())),
-    }
-    if x.get("dummy_chooser") == seat and "dummy" in st.piles:
-        out["dummy_cards"] = tuple(st.piles["dummy"])
-    return out
-
-
-FAMILY_EXTRAS: dict[str, Callable[[State, int], dict[str, Any]]] = {"cowboy": _cowboy_extra}
-
-
-def public_view(
-    st: State,
-    seat: int,
-    legal_names: tuple[str, ...] | None = None,
-    events: tuple[Event, ...] | None = None,
-) -> PublicView:
-    """Everything ``seat`` may know now.
-
-    ``events``: the seat's filtered log when the caller keeps one (the env's
-    :class:`SeatLogs`); otherwise the whole log is filtered here.
-    """
-    game = st.game
-    legal = tuple(st.legal_actions()) if st.current_seat == seat else ()
-    names = legal_names if legal_names is not None else tuple(game.action_names[a] for a in legal)
-    up_cards = tuple(tuple(c for c, u in zip(st.cards[s], st.up[s], strict=True) if u) for s in range(st.n))
-    labels = tuple(e.text for e in st.events if e.kind == "community") if st.community else ()
-    family_extra = FAMILY_EXTRAS.get(game.variant.family)
-    extra = family_extra(st, seat) if family_extra is not None else {}
-    if events is None:
-        events = tuple(v for v in (visible(e, seat) for e in st.events) if v is not None)
-    return PublicView(
-        variant=game.name,
-        num_players=st.n,
-        seat=seat,
-        button=st.button,
-        street=st.street,
-        street_label=st.street_label,
-        own_cards=tuple(st.cards[seat]),
-        own_up=tuple(st.up[seat]),
-        up_cards=up_cards,
-        community=tuple(st.community),
-        community_labels=labels,
-        folded=tuple(st.folded),
-        pot=st.pot(),
-        to_call=max(0, st.current_bet - st.contrib[seat]),
-        current_bet=st.current_bet,
-        bet_unit=st.bet_unit,
-        stacks=tuple(st.behind(s) for s in range(st.n)),
-        committed=tuple(st.committed),
-        unit=game.unit,
-        legal_actions=legal,
-        legal_names=names if legal else (),
-        options=game.options,
-        extra=extra,
-        events=events,
-    )
+__all__ = ["PublicView", "SeatLogs", "public_view", "view_from_data", "view_to_data", "visible"]
 
 
 # ------------------------------------------------------------- plain data
@@ -257,7 +47,7 @@ def view_from_data(data: dict[str, Any], known_events: Sequence[Event] = ()) -> 
     fields = {key: _tuples(value) for key, value in data.items() if key not in (*_SPECIAL, "events_from")}
     variant = get_variant(fields["variant"])
     options = _options(variant.name, json.dumps(data["options"], sort_keys=True))
-    decode = EXTRA_DECODERS.get(variant.family)
+    decode = variant.extras_from_data
     extra = {key: _tuples(value) for key, value in data["extra"].items()}
     events = (*known_events[:start], *(_event(e) for e in data["events"]))
     return PublicView(**fields, options=options, extra=decode(extra) if decode else extra, events=events)
@@ -291,15 +81,5 @@ def _tuples(value: Any) -> Any:
 
 
 def _event(fields: list[Any]) -> Event:
-    kind, seat, cards, *rest = fields
-    return Event(kind, seat, tuple(cards), *rest)
-
-
-def _cowboy_extra_from_data(extra: dict[str, Any]) -> dict[str, Any]:
-    from envs.variants.cowboy_deal import DealSummary
-
-    summaries = extra.get("summaries", ())
-    return {**extra, "summaries": tuple(DealSummary(**{k: _tuples(v) for k, v in s.items()}) for s in summaries)}
-
-
-EXTRA_DECODERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {"cowboy": _cowboy_extra_from_data}
+    kind, seat, cards, *rest, verb = fields
+    return Event(EventKind(kind), seat, tuple(cards), *rest, Verb(verb))

@@ -7,7 +7,7 @@ The whole PettingZoo-to-trainer recipe, top to bottom:
    one learner seat (rotating) against bots, the learner's reward only;
 2. ``MaskablePPO("MultiInputPolicy", env)``: the env's ``action_masks()`` keeps every
    sampled action legal (an illegal one would raise, not be remapped);
-3. ``agents.run_match(variant, [SB3Agent(model), "random", ...])``: duplicate deals
+3. ``evaluation.run_match(variant, [SB3Agent(model), "random", ...])``: duplicate deals
    with a 95% confidence interval, next to a random bot in the same seat on the same
    deals (the baseline any real learning must beat).
 
@@ -29,11 +29,11 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
-import agents
 import envs  # noqa: F401 (registers the DealersChoice/* Gymnasium ids)
-from agents.arena import MatchResult, Stat
+import evaluation
 from agents.sb3 import SB3Agent
 from envs.gym_registry import gym_id
+from evaluation.arena import MatchResult, Stat
 
 
 @dataclass(frozen=True)
@@ -116,10 +116,10 @@ def evaluate(variant: str, model: MaskablePPO, config: Config) -> tuple[MatchRes
         "seed": config.seed + 1,
         "options": config.options,
     }
-    trained = agents.run_match(
+    trained = evaluation.run_match(
         variant, [SB3Agent(model, name="maskable_ppo"), *opponents], **common, record_decisions=True
     )
-    baseline = agents.run_match(variant, ["random", *opponents], **common)
+    baseline = evaluation.run_match(variant, ["random", *opponents], **common)
     return trained, baseline
 
 

@@ -31,43 +31,50 @@ def test_gymnasium_ids_table_is_up_to_date() -> None:
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "ten": 10, "twenty": 20}
 
 
-def _docstring_modules() -> list[tuple[str, list[str]]]:
-    """(module, the variants its docstring speaks for): env modules and family modules."""
-    from envs.registry import ENV_SPECS
+def _stated_texts() -> list[tuple[str, str, list[str]]]:
+    """(where, text, the variants it speaks for): each variant's rules and generated
+    module docstring, and each family package's docstring."""
+    import importlib
+
     from envs.variants import VARIANTS
 
-    modules = [(f"envs.{spec.env_id}", [spec.variant]) for spec in ENV_SPECS.values()]
+    texts = []
     families: dict[str, list[str]] = {}
     for variant in VARIANTS.values():
+        texts.append((f"{variant.name}.rules", variant.rules, [variant.name]))
+        module = importlib.import_module(f"envs.{variant.env_id}")
+        texts.append((module.__name__, module.__doc__ or "", [variant.name]))
         families.setdefault(variant.family, []).append(variant.name)
-    return modules + [(f"envs.variants.{family}", names) for family, names in families.items()]
+    for family, names in families.items():
+        for module_name in (f"envs.variants.{family}", f"envs.variants.{family}.rules"):
+            texts.append((module_name, importlib.import_module(module_name).__doc__ or "", names))
+    return texts
 
 
 def test_player_ranges_stated_in_docstrings_match_the_code() -> None:
-    """Wherever a docstring says "two to eight players" or "``hole_cards=4``: up to 10",
-    the variant objects agree (Variant.seats; Chowaha's player check per option)."""
-    import importlib
+    """Wherever the rules or a docstring say "two to eight players" or "``hole_cards=4``:
+    up to 10", the variant objects agree (Variant.seats; Chowaha's player check per
+    option)."""
     import re
 
     from envs.variants import get_variant
 
-    gen = _gen_docs()
     words = "|".join(NUMBER_WORDS)
     checked = 0
-    for module_name, names in _docstring_modules():
-        doc = " ".join((importlib.import_module(module_name).__doc__ or "").split())
+    for where, text, names in _stated_texts():
+        doc = " ".join(text.split())
         for low, high in re.findall(rf"\b({words}) to ({words}) players", doc, re.IGNORECASE):
             low, high = low.lower(), high.lower()
             for name in names:
-                assert (NUMBER_WORDS[low], NUMBER_WORDS[high]) == get_variant(name).seats, (module_name, low, high)
+                assert (NUMBER_WORDS[low], NUMBER_WORDS[high]) == get_variant(name).seats, (where, low, high)
                 checked += 1
         for option, value, most in re.findall(r"``(\w+)=(\w+)``: up to (\d+)", doc):
             for name in names:
-                assert gen.most_players(get_variant(name), {option: int(value)}) == int(most), (module_name, option)
+                assert get_variant(name).most_players(**{option: int(value)}) == int(most), (where, option)
                 checked += 1
         for low, high in re.findall(r"``remaining_as_hole``:? (\d+) to (\d+)", doc):
             chowaha = get_variant("chowaha")
-            assert (int(low), gen.most_players(chowaha, {"remaining_as_hole": True})) == (2, int(high))
+            assert (int(low), chowaha.most_players(remaining_as_hole=True)) == (2, int(high))
             checked += 1
     assert checked >= 12
 

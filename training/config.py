@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.pool import SAMPLING_RULES
+from training.pool import SAMPLING_RULES
 
 
 class ConfigError(ValueError):
@@ -112,7 +112,7 @@ class ModelSection:
 
 @dataclass
 class RolloutSection:
-    """Self-play data collection (agents.rollout.Collector)."""
+    """Self-play data collection (training.rollout.Collector)."""
 
     tables: int = 64
     """Tables stepped together in one process; also the batch size of policy inference (at most 4096: every table is
@@ -132,7 +132,7 @@ class RolloutSection:
 
 @dataclass
 class PPOSection:
-    """The PPO update (agents.ppo)."""
+    """The PPO update (training.ppo)."""
 
     lr: float = 3e-4
     """Adam learning rate at the first update."""
@@ -167,7 +167,7 @@ class PPOSection:
 
 @dataclass
 class PoolSection:
-    """The opponent pool of frozen snapshots (agents.pool.OpponentPool)."""
+    """The opponent pool of frozen snapshots (training.pool.OpponentPool)."""
 
     capacity: int = 10
     """Snapshots kept (the oldest is dropped first)."""
@@ -183,7 +183,7 @@ class PoolSection:
 
 @dataclass
 class EvalSection:
-    """Periodic evaluation with duplicate deals (agents.run_match), logged under eval/."""
+    """Periodic evaluation with duplicate deals (evaluation.run_match), logged under eval/."""
 
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     """Bot specs to evaluate against (agents.load: random, call, heuristic, a checkpoint path, module:Class)."""

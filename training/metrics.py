@@ -20,11 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import Stat, run_match
 from agents.loading import load
 from agents.nets import PolicyNet
 from agents.neural import Layout, NeuralAgent
-from agents.rollout import Batch, RolloutStats
 from envs.engine.actions import (
     BRING_IN,
     CHECK_CALL,
@@ -37,7 +35,9 @@ from envs.engine.actions import (
     SPLIT_BASE,
     STAY,
 )
+from evaluation.arena import Stat, run_match
 from training.config import ConfigError
+from training.rollout import Batch, RolloutStats
 
 
 def decision_kinds(masks: np.ndarray) -> dict[str, np.ndarray]:

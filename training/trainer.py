@@ -3,8 +3,8 @@
 One update (1-based index ``k``):
 
 1. the collector plays self-play and pool tables until ``rollout.decisions`` learner
-   decisions are in finished episodes (``agents.rollout``);
-2. PPO runs its epochs over them at the learning rate of update ``k`` (``agents.ppo``);
+   decisions are in finished episodes (``training.rollout``);
+2. PPO runs its epochs over them at the learning rate of update ``k`` (``training.ppo``);
 3. every ``pool.snapshot_every`` updates a frozen copy joins the opponent pool;
 4. every ``eval.every`` updates (and at the end) the learner plays duplicate matches
    against ``eval.opponents``;
@@ -37,18 +37,18 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from agents.arena import Stat, per_hands, rate_label, unit_name
 from agents.checkpoint import net_from_checkpoint, non_finite, read_checkpoint, save_checkpoint
 from agents.features import card_groups
 from agents.loading import load
 from agents.nets import PolicyNet
 from agents.neural import Layout
-from agents.pool import OpponentPool
-from agents.ppo import PPOSettings, linear_schedule, ppo_update
-from agents.rollout import Collector
 from envs.registry import make_raw
+from evaluation.arena import Stat, per_hands, rate_label, unit_name
 from training.config import Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
 from training.metrics import check_opponents, describe_eval, eval_scalars, evaluate, rollout_scalars
+from training.pool import OpponentPool
+from training.ppo import PPOSettings, linear_schedule, ppo_update
+from training.rollout import Collector
 
 LATEST = "latest.pt"
 

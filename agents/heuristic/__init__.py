@@ -1,20 +1,22 @@
 """``HeuristicAgent``: one rule-based bot for every variant and every decision.
 
 The bot reads the :class:`~envs.view.PublicView` (never the observation vector) and
-hands it to its variant's family module, looked up in ``DECIDERS`` by
-``view.variant``:
+hands it to its variant's family module, looked up in ``DECIDERS`` by the variant's
+``family`` (what differs within a family, such as a hand's shape or how the pot is
+won, the family module reads from the variant object):
 
-==============================================  =========================================
-variants                                        module
-==============================================  =========================================
-stud, razz, stud_hilo, stud_hilo_declare        :mod:`agents.heuristic.stud`
-cowpie                                          :mod:`agents.heuristic.cowpie`
-cowboy, cowgirl, cowpattie                      :mod:`agents.heuristic.cowboy`
-chowaha                                         :mod:`agents.heuristic.chowaha`
-==============================================  =========================================
+==========  ==================================  =============================
+family      variants                            module
+==========  ==================================  =============================
+stud        stud, razz, stud_hilo, declare,     :mod:`agents.heuristic.stud`
+            five_card_stud, toy_stud
+cowpie      cowpie                              :mod:`agents.heuristic.cowpie`
+cowboy      cowboy, cowgirl, cowpattie          :mod:`agents.heuristic.cowboy`
+chowaha     chowaha                             :mod:`agents.heuristic.chowaha`
+==========  ==================================  =============================
 
-A variant missing from ``DECIDERS`` is an error (:class:`NoHeuristicError`), never a
-silent random bot: a new variant must come with its heuristic. Every decision is a
+A family missing from ``DECIDERS`` is an error (:class:`NoHeuristicError`), never a
+silent random bot: a new family must come with its heuristic. Every decision is a
 function of the bot's seed and the view (the Monte Carlo samples come from the bot's
 own generator, reseeded by the arena every hand), so matches replay exactly.
 
@@ -27,8 +29,8 @@ views' random numbers in order, and the Monte Carlo hands of all the views are
 evaluated together (:mod:`agents.heuristic.plans`). It returns exactly what ``act``
 called on each view in turn returns, and leaves the generator in the same state.
 
->>> import agents
->>> result = agents.run_match("razz", ["heuristic", "random"], deals=4, seed=3)
+>>> import evaluation
+>>> result = evaluation.run_match("razz", ["heuristic", "random"], deals=4, seed=3)
 >>> len(result.hands)
 8
 """
@@ -42,17 +44,13 @@ from agents.heuristic import chowaha, cowboy, cowpie, stud
 from agents.heuristic.plans import Family, groups
 from agents.heuristic.sampling import draw
 from agents.heuristic.style import DEFAULT_STYLE, PRESETS, HeuristicStyle, parse_style
+from envs.variants import get_variant
 from envs.view import PublicView
 
 DECIDERS: dict[str, Family] = {
     "stud": stud.FAMILY,
-    "razz": stud.FAMILY,
-    "stud_hilo": stud.FAMILY,
-    "stud_hilo_declare": stud.FAMILY,
     "cowpie": cowpie.FAMILY,
     "cowboy": cowboy.FAMILY,
-    "cowgirl": cowboy.FAMILY,
-    "cowpattie": cowboy.FAMILY,
     "chowaha": chowaha.FAMILY,
 }
 DEFAULT_SAMPLES = 256
@@ -134,12 +132,19 @@ def _checked(view: PublicView) -> Family:
 
 
 def decider(variant: str) -> Family:
-    """The family of a variant; a clear error when there is none."""
+    """The heuristic family of a variant (by its ``family``); a clear error when there
+    is none."""
     try:
-        return DECIDERS[variant]
+        family = get_variant(variant).family
+    except ValueError as err:
+        raise NoHeuristicError(f"no heuristic: {err}") from None
+    try:
+        return DECIDERS[family]
     except KeyError:
         known = ", ".join(sorted(DECIDERS))
-        raise NoHeuristicError(f"no heuristic for variant {variant!r}; variants with one: {known}") from None
+        raise NoHeuristicError(
+            f"no heuristic for variant {variant!r} (family {family!r}); families with one: {known}"
+        ) from None
 
 
 __all__ = [

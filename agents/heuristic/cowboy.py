@@ -51,7 +51,7 @@ from envs.engine.actions import DECLARE_LOW, DRAW_BASE, FOLD, NUM_DRAWS, STAY, d
 from envs.engine.hands import NO_LOW, evaluate_high, evaluate_low, high_category, high_value, low_value
 from envs.engine.hands.evaluate import low_threshold
 from envs.engine.hands.tables import STRAIGHT
-from envs.variants.cowboy_deal import HAND_SIZE, draw_actions
+from envs.variants.cowboy.deal import HAND_SIZE, draw_actions
 from envs.view import PublicView
 
 STAY_GUESS = DEFAULT_STYLE.stay_guess  # chance that a seat still to choose stays (default style)

@@ -26,7 +26,7 @@ from agents.heuristic.betting import choose_bet
 from agents.heuristic.equity import Context
 from agents.heuristic.plans import Family, groups, luck, own_event, rows_mean
 from agents.heuristic.sampling import Drawn, Request, draw
-from agents.heuristic.stud import SEVENTH, StudDeal, best_share, deal_plan, gather, players_first
+from agents.heuristic.stud import StudDeal, best_share, deal_plan, gather, players_first, rounds_left
 from agents.heuristic.style import DEFAULT_STYLE, HeuristicStyle
 from envs.engine.actions import SPLIT_BASE, SPLIT_PAIRS
 from envs.engine.hands import cowpie_splits
@@ -84,7 +84,7 @@ def finish(plans: Sequence[CowpiePlan], drawn: Sequence[Drawn | None]) -> list[i
             shares = _equities([plans[i] for i in part], [drawn[i] for i in part], players, k)
             for i, share in zip(part, shares, strict=True):
                 p = plans[i]
-                actions[i] = choose_bet(p.view, share, max(0, SEVENTH - p.view.street), p.style, luck(drawn[i]))
+                actions[i] = choose_bet(p.view, share, rounds_left(p.view), p.style, luck(drawn[i]))
     return actions
 
 

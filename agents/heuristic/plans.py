@@ -19,10 +19,10 @@ any batch.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -30,11 +30,44 @@ import numpy as np
 from agents.heuristic.sampling import Drawn, Request
 from agents.heuristic.style import HeuristicStyle
 from envs.engine.cards import NUM_CARDS
+from envs.engine.variant import PotShare, Street
+from envs.variants import get_variant
 from envs.view import PublicView
 
 K = TypeVar("K", bound=Hashable)
 ALL_CARDS = frozenset(range(NUM_CARDS))
-EVENT_KIND = attrgetter("kind")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the heuristic reads from a view's variant: its family, streets, deck and
+    pot shares under the table's options (one object per variant and options)."""
+
+    family: str
+    streets: tuple[Street, ...]
+    deck: frozenset[int]
+    pot_shares: tuple[PotShare, ...]
+
+    @property
+    def hand_size(self) -> int:
+        """Cards a player holds at the showdown (stud family: dealt by the streets)."""
+        return sum(len(s.deal) for s in self.streets)
+
+    @property
+    def last_street(self) -> int:
+        """Index of the last betting round."""
+        return len(self.streets) - 1
+
+
+@functools.lru_cache(maxsize=256)
+def _rules(variant: str, options: Any) -> Rules:
+    v = get_variant(variant)
+    return Rules(v.family, v.streets_for(options), frozenset(v.deck(options)), v.pot_shares(options))
+
+
+def rules_of(view: PublicView) -> Rules:
+    """The :class:`Rules` of the view's variant and options."""
+    return _rules(view.variant, view.options)
 
 
 class Plan(Protocol):
@@ -63,9 +96,10 @@ def groups(keys: Iterable[K]) -> dict[K, list[int]]:
     return out
 
 
-def unseen_cards(known: Iterable[int]) -> np.ndarray:
-    """Sorted cards not in ``known`` (as :func:`agents.heuristic.equity.unseen`)."""
-    return np.array(sorted(ALL_CARDS.difference(known)), dtype=np.intp)
+def unseen_cards(known: Iterable[int], deck: frozenset[int] = ALL_CARDS) -> np.ndarray:
+    """Sorted cards of ``deck`` (the game's cards) not in ``known`` (as
+    :func:`agents.heuristic.equity.unseen`)."""
+    return np.array(sorted(deck.difference(known)), dtype=np.intp)
 
 
 def seen_cards(view: PublicView) -> set[int]:

@@ -1,4 +1,4 @@
-"""Seven-card stud, razz, stud high-low and stud high-low declare.
+"""The stud family: seven-card stud, razz, stud high-low, declare, five-card and toy stud.
 
 Betting: equity against the live opponents, each holding its visible up cards plus
 random down cards, with every card still to come dealt at random from the cards this
@@ -11,8 +11,12 @@ count unless the swing rule is ``"outright"``); ``both`` only when the chance of
 winning both ways is at least the style's ``both_at`` and beats what either half is
 worth.
 
+The shape of a hand (how many cards, which face down) comes from the variant's
+streets, the cards that can be dealt from its deck, and how the pot is won from its pot
+shares, so five-card stud and toy stud (short, rank-only hands) need no code of their own.
+
 Batches (:mod:`agents.heuristic.plans`): every view's deal is planned as a table of
-seven card slots per live player, each slot a known card or a column of the view's
+card slots per live player (seven in seven-card stud), each slot a known card or a column of the view's
 drawn cards (layouts are cached: the same few recur street after street); the hands
 of many views are gathered into one array and evaluated by one call of each
 evaluator, and the players' strengths compared for all the views at once.
@@ -30,18 +34,26 @@ import numpy as np
 
 from agents.heuristic.betting import choose_bet
 from agents.heuristic.equity import Context, wins_or_ties
-from agents.heuristic.plans import Family, groups, luck, rows_mean, seen_cards, unseen_cards
+from agents.heuristic.plans import Family, Rules, groups, luck, rows_mean, rules_of, seen_cards, unseen_cards
 from agents.heuristic.sampling import Drawn, Request, draw
 from agents.heuristic.style import DEFAULT_STYLE, HeuristicStyle
 from envs.engine.actions import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
 from envs.engine.hands import NO_LOW, evaluate_high, evaluate_low
+from envs.engine.hands.short import evaluate_short
 from envs.view import PublicView
 
-DOWN = (True, True, False, False, False, False, True)  # face-down positions of the seven stud cards
-SEVENTH = 4  # street index of seventh street (the last betting round)
 BOTH_AT = DEFAULT_STYLE.both_at  # least chance of winning both ways for a "both" declaration (default style)
-HIGH_GAMES = ("stud", "cowpie")
 GATHER_HANDS = 4096  # hands gathered and evaluated per block: keeps the arrays in cache
+
+
+def down_pattern(rules: Rules) -> tuple[bool, ...]:
+    """Face-down flags of a full hand's positions in dealt order (from the streets)."""
+    return tuple(not up for street in rules.streets for up in street.deal)
+
+
+def rounds_left(view: PublicView) -> int:
+    """Betting rounds after this one."""
+    return max(0, rules_of(view).last_street - view.street)
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,7 @@ class StudDeal:
 
     opponents: tuple[int, ...]
     players: int  # hands per sample: the bot's and the live opponents'
+    size: int  # cards per hand (7 in seven-card stud)
     known_slots: np.ndarray
     known_cards: np.ndarray
     drawn_slots: np.ndarray
@@ -87,42 +100,53 @@ class StudSample:
 
 def deal_plan(view: PublicView) -> StudDeal:
     """Random completions of every live hand consistent with what the seat has seen.
-    When the unseen cards cannot give every live player its own seventh card, the
-    seventh card is one community card for everyone, as the rules deal it."""
+    When the unseen cards cannot give every live player its own last card (seven-card
+    stud's seventh street), that card is one community card for everyone, as the rules
+    deal it."""
+    rules = rules_of(view)
+    pattern = down_pattern(rules)
+    size, up_slots = len(pattern), [i for i, down in enumerate(pattern) if not down]
+    can_share = any(s.community_when_short for s in rules.streets)
     own = list(view.own_cards)
     opponents = [s for s in range(view.num_players) if s != view.seat and not view.folded[s]]
-    pool = unseen_cards(seen_cards(view))
+    pool = unseen_cards(seen_cards(view), rules.deck)
     community = view.community[0] if view.community else None
     while True:
-        rows = [own + [-1] * (7 - len(own))]
-        rows += [[-1, -1, *view.up_cards[s], *[-1] * (5 - len(view.up_cards[s]))] for s in opponents]
+        rows = [own + [-1] * (size - len(own))]
+        for s in opponents:
+            row = [-1] * size
+            for slot, card in zip(up_slots, view.up_cards[s], strict=False):
+                row[slot] = card
+            rows.append(row)
         if community is not None:
             for row in rows:
-                row[6] = community
+                row[-1] = community
         unknown = sum(row.count(-1) for row in rows)
-        shared = community is None and len(own) < 7 and unknown > len(pool)
-        if shared:  # the deck runs out at seventh street
-            unknown -= sum(row[6] == -1 for row in rows)
+        shared = can_share and community is None and len(own) < size and unknown > len(pool)
+        if shared:  # the deck runs out at the last street
+            unknown -= sum(row[-1] == -1 for row in rows)
         need = unknown + int(shared)
         if need <= len(pool) or len(opponents) <= 1:
             break
         opponents.pop()  # cannot happen with a real deck; keep the model within the cards
     flat = [card for row in rows for card in row]
-    known_slots, drawn_slots, columns = _layout(tuple(card < 0 for card in flat), need, shared)
+    known_slots, drawn_slots, columns = _layout(tuple(card < 0 for card in flat), need, shared, size)
     known_cards = np.array([card for card in flat if card >= 0], np.intp)
-    down = _down(tuple(view.own_up), len(rows), community is not None or shared)
-    return StudDeal(tuple(opponents), len(rows), known_slots, known_cards, drawn_slots, columns, down, pool, need)
+    down = _down(pattern, tuple(view.own_up), len(rows), community is not None or shared)
+    return StudDeal(tuple(opponents), len(rows), size, known_slots, known_cards, drawn_slots, columns, down, pool, need)
 
 
 @functools.lru_cache(maxsize=4096)
-def _layout(unknown: tuple[bool, ...], need: int, shared: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def _layout(
+    unknown: tuple[bool, ...], need: int, shared: bool, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Known slots, drawn slots and their columns (see :class:`StudDeal`) of a deal
     whose unknown slots are ``unknown``; cached: the same few layouts recur."""
     known = [i for i, hidden in enumerate(unknown) if not hidden]
     drawn = [i for i, hidden in enumerate(unknown) if hidden]
     columns = None
-    if shared:  # every seventh card is the last drawn column
-        columns = np.array([need - 1 if i % 7 == 6 else 0 for i in drawn], np.intp)
+    if shared:  # every last card is the last drawn column
+        columns = np.array([need - 1 if i % size == size - 1 else 0 for i in drawn], np.intp)
         own = columns < need - 1
         columns[own] = np.arange(int(own.sum()))
     known_slots, drawn_slots = np.array(known, np.intp), np.array(drawn, np.intp)
@@ -130,13 +154,13 @@ def _layout(unknown: tuple[bool, ...], need: int, shared: bool) -> tuple[np.ndar
 
 
 @functools.lru_cache(maxsize=1024)
-def _down(own_up: tuple[bool, ...], players: int, seventh_up: bool) -> np.ndarray:
+def _down(pattern: tuple[bool, ...], own_up: tuple[bool, ...], players: int, last_up: bool) -> np.ndarray:
     """Face-down flags per (player, position); cached like :func:`_layout`."""
-    down = [list(DOWN) for _ in range(players)]
+    down = [list(pattern) for _ in range(players)]
     down[0][: len(own_up)] = [not up for up in own_up]
-    if seventh_up:
+    if last_up:
         for row in down:
-            row[6] = False
+            row[-1] = False
     return _frozen(np.array(down, bool))
 
 
@@ -147,18 +171,18 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 
 def gather(deals: Sequence[StudDeal], drawn: Sequence[Drawn]) -> np.ndarray:
-    """``(S, sum of players, 7)`` hands of several views with the same sample count,
-    view after view along axis 1, each as :func:`deal_samples` deals them: two
-    assignments per view (its known cards, then its drawn columns)."""
-    samples = drawn[0].cards.shape[0]
-    out = np.empty((samples, 7 * sum(d.players for d in deals)), np.intp)
+    """``(S, sum of players, size)`` hands of several views with the same sample count
+    and hand size, view after view along axis 1, each as :func:`deal_samples` deals
+    them: two assignments per view (its known cards, then its drawn columns)."""
+    samples, size = drawn[0].cards.shape[0], deals[0].size
+    out = np.empty((samples, size * sum(d.players for d in deals)), np.intp)
     start = 0
     for deal, d in zip(deals, drawn, strict=True):
-        part = out[:, start : start + 7 * deal.players]
+        part = out[:, start : start + size * deal.players]
         part[:, deal.known_slots] = deal.known_cards
         part[:, deal.drawn_slots] = d.cards if deal.drawn_columns is None else d.cards[:, deal.drawn_columns]
-        start += 7 * deal.players
-    return out.reshape(samples, -1, 7)
+        start += size * deal.players
+    return out.reshape(samples, -1, size)
 
 
 def players_first(values: np.ndarray, players: int) -> np.ndarray:
@@ -199,8 +223,8 @@ def finish(plans: Sequence[StudPlan], drawn: Sequence[Drawn | None]) -> list[int
     """Step 3: evaluate every plan's hands in batch, then decide each."""
     actions = [0] * len(plans)
     ways = [_ways(p.view) for p in plans]
-    blocks = groups((w, p.deal.players, p.request.samples) for w, p in zip(ways, plans, strict=True))
-    for (way, players, samples), members in blocks.items():
+    blocks = groups((w, p.deal.players, p.request.samples, p.deal.size) for w, p in zip(ways, plans, strict=True))
+    for (way, players, samples, _size), members in blocks.items():
         per_block = max(1, GATHER_HANDS // (samples * players))
         for start in range(0, len(members), per_block):
             part = members[start : start + per_block]
@@ -210,7 +234,7 @@ def finish(plans: Sequence[StudPlan], drawn: Sequence[Drawn | None]) -> list[int
     return actions
 
 
-Way = tuple[str, int | None]  # ("high" | "low" | "hilo" | "declare", low qualifier)
+Way = tuple[str, int | None]  # ("high" | "low" | "hilo" | "short" | "declare", low qualifier)
 
 
 def _ways(view: PublicView) -> Way:
@@ -220,10 +244,15 @@ def _ways(view: PublicView) -> Way:
 
 
 def _bet_way(view: PublicView) -> Way:
-    """How betting counts the pot share: high, razz's unqualified low, or high-low."""
-    if view.variant == "razz":
+    """How betting counts the pot share, from the variant's pot shares: high (Cowpie's
+    betting too: the five-card hand's strength), toy stud's short hands, razz's
+    unqualified low, or high-low."""
+    hands = [share.hand for share in rules_of(view).pot_shares]
+    if hands == ["short"]:
+        return "short", None
+    if hands == ["low"]:
         return "low", None
-    if view.variant in HIGH_GAMES:
+    if "low" not in hands:
         return "high", None
     return "hilo", view.options.low_qualifier
 
@@ -234,10 +263,12 @@ def _outcomes(
     """Equity (or the declaration's three chances) of plans sharing a way, a player
     count and a sample count."""
     kind, qualifier = way
-    hands = gather([p.deal for p in plans], [d for d in drawn if d is not None])  # (S, n * P, 7)
-    flat = hands.reshape(-1, 7)
+    hands = gather([p.deal for p in plans], [d for d in drawn if d is not None])  # (S, n * P, size)
+    flat = hands.reshape(-1, hands.shape[-1])
     shape = hands.shape[:2]
     high = low = None
+    if kind == "short":
+        return rows_mean(best_share(players_first(evaluate_short(flat).reshape(shape), players)))
     if kind != "low":
         high = players_first(evaluate_high(flat, validate=False).reshape(shape), players)
     if kind != "high":
@@ -285,8 +316,7 @@ def _chances(p: StudPlan, high: np.ndarray, low: np.ndarray) -> tuple[float, flo
 def _act(p: StudPlan, outcome: float | tuple[float, float, float], drawn: Drawn | None) -> int:
     if isinstance(outcome, tuple):
         return choose_declaration(*outcome, both_at=p.style.both_at)
-    rounds_left = max(0, SEVENTH - p.view.street)
-    return choose_bet(p.view, outcome, rounds_left, p.style, luck(drawn))
+    return choose_bet(p.view, outcome, rounds_left(p.view), p.style, luck(drawn))
 
 
 FAMILY = Family(plan, finish)

@@ -33,13 +33,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE, SIZED_BASE
-from envs.engine.events import Event
+from envs.engine.events import Event, EventKind, Verb
 from envs.engine.state import State, Step
 
 LIMIT, POT_LIMIT, NO_LIMIT = "limit", "pot_limit", "no_limit"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BetRules:
     """How much may be bet: the structure and its limits."""
 
@@ -50,7 +50,7 @@ class BetRules:
     bet_sizes: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Betting(Step):
     """One betting round.
 
@@ -60,6 +60,8 @@ class Betting(Step):
         street: index of the street (observations and history use it).
         label: name of the round ("third street", "flop").
         unit: the bet size of this round (limit) or the minimum bet (pot/no limit).
+        unit_rule: when the size depends on the table (stud's open pair on fourth
+            street), the function that gives it instead of ``unit``.
         opener: the first seat to act.
         rules: the betting structure.
         bring_in: whether this round opens with the stud bring-in.
@@ -68,9 +70,10 @@ class Betting(Step):
 
     street: int
     label: str
-    unit: Callable[[State], int]
+    unit: int
     opener: Callable[[State], int]
     rules: BetRules
+    unit_rule: Callable[[State], int] | None = None
     bring_in: bool = False
     forced: Callable[[State], None] | None = None
 
@@ -83,7 +86,7 @@ class Betting(Step):
         st.bets = 0
         st.epoch = 0
         st.seat_epoch = [-1] * n
-        st.bet_unit = self.unit(st)
+        st.bet_unit = self.unit if self.unit_rule is None else self.unit_rule(st)
         st.min_raise = st.bet_unit
         st.bring_in_seat = -1
         if self.forced is not None:
@@ -116,12 +119,12 @@ class Betting(Step):
         assert seat is not None
         if action == FOLD:
             st.fold(seat)
-            _log(st, seat, action, "folds")
+            _log(st, seat, action, "folds", Verb.FOLD)
         elif action == CHECK_CALL:
             to_call = st.current_bet - st.contrib[seat]
             paid = _pay(st, seat, to_call)
             verb = "checks" if to_call == 0 else ("calls" if paid == to_call else "calls all-in for")
-            _log(st, seat, action, verb)
+            _log(st, seat, action, verb, Verb.CHECK if to_call == 0 else Verb.CALL)
         elif action == BRING_IN:
             _pay(st, seat, self.rules.bring_in or 0)
             st.current_bet = max(st.current_bet, st.contrib[seat])
@@ -129,7 +132,7 @@ class Betting(Step):
                 st.bets += 1
                 st.epoch += 1
             st.bring_in_seat = -1
-            _log(st, seat, action, "brings in all-in for" if st.all_in(seat) else "brings in for")
+            _log(st, seat, action, "brings in all-in for" if st.all_in(seat) else "brings in for", Verb.BRING_IN)
         else:
             self._raise(st, seat, action)
         st.seat_epoch[seat] = st.epoch
@@ -152,15 +155,17 @@ class Betting(Step):
             if self.rules.structure != LIMIT:
                 st.min_raise = max(st.min_raise, increment)
         st.current_bet = max(st.current_bet, new_total)
+        kind = Verb.COMPLETE if completing else (Verb.RAISE if opened else Verb.BET)
         verb = "completes to" if completing else ("raises to" if opened else "bets")
         if st.all_in(seat):
             verb += " (all-in)" if verb != "bets" else " all-in"
-        _log(st, seat, action, verb)
+        _log(st, seat, action, verb, kind)
 
 
 # ------------------------------------------------------------------- helpers
-def _log(st: State, seat: int, action: int, verb: str) -> None:
-    st.log(Event("action", seat=seat, action=action, amount=st.contrib[seat], text=verb, street=st.street))
+def _log(st: State, seat: int, action: int, text: str, verb: Verb) -> None:
+    amount = st.contrib[seat]
+    st.log(Event(EventKind.ACTION, seat=seat, action=action, amount=amount, text=text, street=st.street, verb=verb))
 
 
 def _pay(st: State, seat: int, amount: int) -> int:

@@ -102,15 +102,16 @@ def resolve_stack(options: Any, unit: int) -> None:
         object.__setattr__(options, "stack", DEFAULT_DEPTH * unit)
 
 
-def check_stack(value: Any) -> None:
-    """``stack``: None (unlimited), chips for everyone, or a sequence of chips per seat."""
+def check_stack(value: Any, most: int | None = None) -> None:
+    """``stack``: None (unlimited), chips for everyone, or a sequence of chips per seat
+    (each at most ``most`` chips, when given)."""
     if isinstance(value, (list, tuple)):
         if not value:
             raise ValueError("option stack=() is not allowed: give one stack per seat, an int or None")
         for i, chips in enumerate(value):
-            check_int(f"stack[{i}]", chips, 1)
+            check_int(f"stack[{i}]", chips, 1, most)
         return
-    check_int("stack", value, 1, allow_none=True)
+    check_int("stack", value, 1, most, allow_none=True)
 
 
 def stacks_for(value: Any, num_players: int) -> list[int | None]:

@@ -45,7 +45,7 @@ def side_pots(committed: Sequence[int], live: Sequence[bool]) -> list[tuple[int,
     return pots
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Share:
     """One way to win part of a pot.
 

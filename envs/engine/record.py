@@ -50,7 +50,7 @@ from envs.engine.cards import NUM_CARDS, format_card, parse_card
 from envs.engine.state import State
 
 if TYPE_CHECKING:
-    from envs.engine.state import Game
+    pass
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -165,17 +165,13 @@ def _check_list(field: str, value: Any, length: int | None = None) -> None:
 
 
 def _check_deck(deck: Any) -> None:
-    """The whole deck, top first: 52 distinct cards 0..51. A shorter deck is an error
-    even though ``new_state`` accepts one (it shuffles in the rest): a record keeps the
+    """The whole deck, top first: distinct cards 0..51. Replay then checks that they are
+    exactly the game's cards (52, or a toy deck): a shorter deck is an error even though
+    ``new_state`` accepts one (it shuffles in the rest), because a record keeps the
     order the hand was dealt from, and ``stacked`` says which part the caller chose."""
     _check_list("deck", deck)
     for i, card in enumerate(deck):
         _check_int(f"deck[{i}]", card, 0, NUM_CARDS - 1)
-    if len(deck) != NUM_CARDS:
-        raise RecordFormatError(
-            f"deck: {len(deck)} cards; a record holds the whole deck of {NUM_CARDS} cards, top first "
-            "(a stacked deck's chosen cards come first and 'stacked' counts them)"
-        )
     seen: set[int] = set()
     for i, card in enumerate(deck):
         if card in seen:
@@ -383,12 +379,6 @@ class HandRecord:
             )
 
     # ------------------------------------------------------------- replay
-    def replay(self, game: Game | None = None, *, key: bytes | None = None) -> State:
-        """Play the hand again and check it against the record (see
-        :func:`envs.engine.replay.replay_record`); returns the replayed state."""
-        from envs.engine.replay import replay_record
-
-        return replay_record(self, game, key=key)
 
 
 def _json_state(value: Any) -> Any:

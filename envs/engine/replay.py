@@ -18,7 +18,7 @@ The checks, in order (the first disagreement raises, naming it exactly):
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -37,9 +37,6 @@ from envs.engine.record import (
 )
 from envs.engine.state import Game, State
 
-if TYPE_CHECKING:
-    from envs.variants.base import Variant
-
 _BIT_GENERATORS = {
     "PCG64": np.random.PCG64,
     "PCG64DXSM": np.random.PCG64DXSM,
@@ -49,9 +46,10 @@ _BIT_GENERATORS = {
 }
 
 
-def replay_record(record: HandRecord, game: Game | None = None, *, key: bytes | None = None) -> State:
-    """Play ``record`` again on ``game`` (default: the game its options build) and
-    return the state; raise :class:`RecordMismatchError` at the first disagreement."""
+def replay_record(record: HandRecord, game: Game, *, key: bytes | None = None) -> State:
+    """Play ``record`` again on ``game`` and return the state; raise
+    :class:`RecordMismatchError` at the first disagreement. (``envs.variants.replay``
+    builds the game a record describes and calls this.)"""
     if key is not None:
         record.check_mac(key)
     game = _checked_game(record, game)
@@ -65,25 +63,14 @@ def replay_record(record: HandRecord, game: Game | None = None, *, key: bytes | 
 
 
 # ----------------------------------------------------------------- the game
-def _variant(name: str) -> Variant:
-    # An upward import kept from version 1 (a redesign will pass the variant in).
-    from envs.variants import get_variant
-
-    try:
-        return get_variant(name)
-    except ValueError as err:
-        raise RecordFormatError(f"variant: {err}") from None
+def record_inputs(record: HandRecord, option_names: frozenset[str]) -> dict[str, Any]:
+    """The options to build a record's game with: those the variant takes, JSON lists
+    back to the tuples option dataclasses hold."""
+    return {k: _as_option(v) for k, v in record.options.items() if k in option_names}
 
 
-def _checked_game(record: HandRecord, game: Game | None) -> Game:
-    if game is None:
-        variant = _variant(record.variant)
-        inputs = {k: _as_option(v) for k, v in record.options.items() if k in variant.option_names}
-        try:
-            game = variant.game(record.num_players, **inputs)
-        except ValueError as err:
-            raise RecordFormatError(f"options: the record's game cannot be built: {err}") from None
-    elif game.name != record.variant or game.num_players != record.num_players:
+def _checked_game(record: HandRecord, game: Game) -> Game:
+    if game.name != record.variant or game.num_players != record.num_players:
         raise RecordMismatchError(
             f"game: the record is {record.variant} for {record.num_players} players, "
             f"the game given is {game.name} for {game.num_players}"
@@ -144,6 +131,11 @@ def _generator(state: dict[str, Any]) -> np.random.Generator:
 
 
 def _start(record: HandRecord, game: Game) -> State:
+    if sorted(record.deck) != sorted(game.deck):
+        raise RecordFormatError(
+            f"deck: {len(record.deck)} cards; a record holds the game's whole deck of {len(game.deck)} cards, top "
+            "first (a stacked deck's chosen cards come first and 'stacked' counts them)"
+        )
     rng = _generator(record.rng_state)
     if record.version == 1:  # rng_state is after the shuffle: the whole deck is given
         return game.new_state(rng, button=record.button, deck=record.deck)

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.engine.cards import NUM_CARDS, parse_deck
-from envs.engine.errors import IllegalActionError
-from envs.engine.events import Event
-from envs.engine.options import check_seat, stacks_for
+from envs.engine.cards import format_card, parse_deck
+from envs.engine.errors import CardNeeded, IllegalActionError
+from envs.engine.events import Event, EventKind
+from envs.engine.options import check_seat, quoted, stacks_for
 
 if TYPE_CHECKING:
-    from envs.variants.base import Variant
+    from envs.engine.variant import PotShare, Street, Variant
 
 
 class Step:
@@ -72,9 +72,10 @@ class Step:
         return None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Game:
-    """A variant, its validated options and the number of players."""
+    """A variant, its validated options and the number of players (built by
+    :meth:`~envs.engine.variant.Variant.game`)."""
 
     variant: Variant
     num_players: int
@@ -82,6 +83,9 @@ class Game:
     program: tuple[Step, ...]
     unit: int  # chips per reward unit (big bet, big blind or ante)
     action_names: tuple[str, ...]
+    deck: tuple[int, ...]  # the cards in play (52, or a toy deck), in the order a fresh deck has them
+    pot_shares: tuple[PotShare, ...]  # how each pot is shared, for bots
+    streets: tuple[Street, ...] = ()  # the dealing and betting rounds this game plays
 
     @property
     def num_actions(self) -> int:
@@ -99,20 +103,31 @@ class Game:
         *,
         button: int = 0,
         deck: Sequence[int | str] | str | None = None,
+        scripted: Sequence[int] | None = None,
     ) -> State:
         """A fresh hand. ``deck`` stacks the deck (top card first: card ints 0..51 or
         card strings, see :func:`~envs.engine.cards.parse_deck`); cards it leaves out
         follow in a shuffled order.
 
+        ``scripted`` puts chance in the caller's hands (OpenSpiel's chance nodes, see
+        :class:`ScriptedDeal`): every card the hand deals, from the first, is the next
+        card of the script, taken out of the stub wherever it lies (later deals and
+        reshuffles included); once the script is used up, dealing raises
+        :class:`~envs.engine.errors.CardNeeded` naming the stub's cards. Such a hand
+        is not a shuffled deck, so its record does not replay.
+
         Raises:
-            ValueError: a button that is not a seat, or a bad deck (before the
+            ValueError: a button that is not a seat, a bad deck, a script card that is
+                not in this game's deck, or both ``deck`` and ``scripted`` (before the
                 generator is used).
         """
         button = check_seat("button", button, self.num_players)
+        script = None if scripted is None else ScriptedDeal.checked(scripted, self.deck, stacked=deck is not None)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         shuffle_rng_state = dict(rng.bit_generator.state)  # the deck follows from it
-        stub = _build_stub(rng, deck)
+        stub = _build_stub(rng, self.deck, deck)
         st = State(self, rng, button, stub)
+        st.script = script
         st.initial_deck = stub[::-1]
         st.initial_rng_state = dict(rng.bit_generator.state)
         st.shuffle_rng_state = shuffle_rng_state
@@ -121,16 +136,71 @@ class Game:
         return st
 
 
-def _build_stub(rng: np.random.Generator, deck: Sequence[int | str] | str | None) -> list[int]:
-    """The stub as a list whose *last* element is the top card (pop() deals)."""
+def _build_stub(rng: np.random.Generator, cards: tuple[int, ...], deck: Sequence[int | str] | str | None) -> list[int]:
+    """The stub as a list whose *last* element is the top card (pop() deals): the
+    game's cards shuffled, or the stacked ``deck`` first and the rest shuffled."""
     if deck is None:
-        order = rng.permutation(NUM_CARDS).tolist()
+        order = [cards[i] for i in rng.permutation(len(cards))]
     else:
         top = parse_deck(deck)  # every entry checked: a float or bool is not a card
-        rest = sorted(set(range(NUM_CARDS)) - set(top))
+        in_play = set(cards)
+        stray = next((c for c in top if c not in in_play), None)
+        if stray is not None:
+            raise ValueError(f"stacked deck holds {format_card(stray)}, which is not in this game's deck")
+        rest = sorted(in_play - set(top))
         order = top + [rest[i] for i in rng.permutation(len(rest))]
     order.reverse()
     return order
+
+
+class ScriptedDeal:
+    """The cards a scripted hand deals, in order (``Game.new_state(scripted=...)``).
+
+    Chance stays outside the engine: :mod:`envs.openspiel` makes every card dealt a
+    chance node by dealing the hand again from a script one card longer each time.
+    ``State.deal_card`` takes the next script card out of the stub instead of the top
+    card, so the stub's size, every later deal, burn and reshuffle work as usual (a
+    reshuffled stub is simply where the next script card must be). A uniformly
+    shuffled stub deals each of its cards next with the same chance, so choosing the
+    next card uniformly among the stub's cards is the same game.
+    """
+
+    __slots__ = ("cards", "used")
+
+    def __init__(self, cards: Sequence[int], used: int = 0) -> None:
+        self.cards = list(cards)
+        self.used = used  # script cards dealt so far
+
+    @classmethod
+    def checked(cls, cards: Sequence[int], deck: tuple[int, ...], *, stacked: bool) -> ScriptedDeal:
+        """A script whose every card is in ``deck`` (a card may repeat: the Cowboy games
+        deal the whole deck again at every deal)."""
+        if stacked:
+            raise ValueError("give a stacked deck or a script of cards to deal (scripted=...), not both")
+        in_play = set(deck)
+        for i, card in enumerate(cards):
+            if isinstance(card, bool) or not isinstance(card, (int, np.integer)) or int(card) not in in_play:
+                raise ValueError(
+                    f"scripted[{i}]={quoted(card)} is not a card of this game's deck: "
+                    f"expected a card int (rank * 4 + suit) of its {len(in_play)} cards"
+                )
+        return cls([int(c) for c in cards])
+
+    def take(self, st: State) -> int:
+        """The next script card, out of the stub; CardNeeded when the script is used up."""
+        if self.used == len(self.cards):
+            raise CardNeeded(tuple(sorted(st.stub)), st)
+        card = self.cards[self.used]
+        if card not in st.stub:
+            where = f"deal {self.used} of the script"
+            raise ValueError(f"{where} is {format_card(card)}, which is not in the stub ({len(st.stub)} cards) now")
+        st.stub.remove(card)
+        self.used += 1
+        return card
+
+    def copy(self) -> ScriptedDeal:
+        """An independent copy (``State.clone``)."""
+        return ScriptedDeal(self.cards, self.used)
 
 
 class State:
@@ -168,10 +238,17 @@ class State:
         self.bet_unit = 0
         self.bring_in_seat = -1
         self.actor: int | None = None
-        # secret choices and variant-specific data
+        # the pot carried between deals (multi-deal games), odd-chip divisions
+        self.carry = 0
+        self.odd_chips = False  # an uneven division happened (histories, tests)
+        # secret declarations: who still declares, and whether they are public yet
         self.declared: list[int | None] = [None] * n
-        self.extra: dict[str, Any] = {}
-        self.events: list[Event] = [Event("start", seat=button, amount=n)]
+        self.declare_order: list[int] = []
+        self.declarations_revealed = False
+        # the family's own typed state (Cowpie's splits, the Cowboy deal, Chowaha's hands)
+        family_state = game.variant.family_state
+        self.family: Any = family_state() if family_state is not None else None
+        self.events: list[Event] = [Event(EventKind.START, seat=button, amount=n)]
         self.pc = 0
         self.started = False
         self.current_seat: int | None = None
@@ -183,6 +260,7 @@ class State:
         self.initial_rng_state: dict[str, Any] = {}  # the generator after the shuffle
         self.shuffle_rng_state: dict[str, Any] = {}  # the generator before the shuffle (records)
         self.stacked = 0  # leading cards of initial_deck chosen by the caller (deck=...)
+        self.script: ScriptedDeal | None = None  # cards chosen outside the engine (scripted=...)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -211,12 +289,12 @@ class State:
 
     def pot(self) -> int:
         """Chips in the middle."""
-        return sum(self.committed) + self.extra.get("carry", 0)
+        return sum(self.committed) + self.carry
 
     def card_locations(self) -> dict[str, list[int]]:
         """Every card by where it is: each seat's hand, community, stub, burned, piles.
 
-        Together they hold each of the 52 cards exactly once (a test checks it)."""
+        Together they hold each card of the game's deck exactly once (a test checks it)."""
         places = {f"player_{s}": list(c) for s, c in enumerate(self.cards)}
         places.update(community=list(self.community), stub=list(self.stub), burned=list(self.burned))
         places.update({name: list(p) for name, p in self.piles.items()})
@@ -318,9 +396,12 @@ class State:
         return not self.unlimited[seat] and self.stack[seat] == 0
 
     def deal_card(self) -> int:
-        """The top card of the stub."""
+        """The top card of the stub (a scripted hand: the script's next card, see
+        :class:`ScriptedDeal`)."""
         if not self.stub:
             raise RuntimeError(f"the deck ran out in {self.describe()}")
+        if self.script is not None:
+            return self.script.take(self)
         return self.stub.pop()
 
     def log(self, event: Event) -> None:
@@ -332,20 +413,22 @@ class State:
         self.payoff = [self.won[s] - self.committed[s] for s in range(self.n)]
         self.current_seat = None
         self._legal = None
-        self.log(Event("end", cards=(), text=" ".join(str(p) for p in self.payoff)))
+        self.log(Event(EventKind.END, cards=(), text=" ".join(str(p) for p in self.payoff)))
 
     def clone(self) -> State:
         """An independent copy (the RNG too) for search and Monte Carlo."""
         other = copy.copy(self)
         for name in ("stub", "burned", "community", "folded", "unlimited", "stack", "start_stack", "committed", "won"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("contrib", "seat_epoch", "declared", "events", "decisions"):
+        for name in ("contrib", "seat_epoch", "declared", "declare_order", "events", "decisions"):
             setattr(other, name, list(getattr(self, name)))
         other.cards = [list(c) for c in self.cards]
         other.up = [list(u) for u in self.up]
-        other.extra = copy.deepcopy(self.extra)
+        other.family = copy.deepcopy(self.family)
         other.piles = {k: list(v) for k, v in self.piles.items()}
         other.rng = copy.deepcopy(self.rng)
+        if self.script is not None:
+            other.script = self.script.copy()
         if self.payoff is not None:
             other.payoff = list(self.payoff)
         other._legal = None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from envs.engine.actions import DECLARATION_NAMES, DECLARE_LOW
 from envs.engine.cards import format_cards
-from envs.engine.events import Event
+from envs.engine.events import DECLARE_VERBS, Event, EventKind
 from envs.engine.pots import Share, divide, share_winners, side_pots
 from envs.engine.state import State, Step
 
@@ -17,19 +17,18 @@ def seats_from_left_of_button(st: State) -> list[int]:
     return [(st.button + 1 + i) % st.n for i in range(st.n)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ante(Step):
-    """Every player antes (all-in if the stack is short)."""
+    """Every player antes ``amount`` chips (all-in if the stack is short)."""
 
-    amount: Callable[[State], int]
+    amount: int
 
     def start(self, st: State) -> None:
-        ante = self.amount(st)
-        if ante <= 0:
+        if self.amount <= 0:
             return
         for seat in seats_from_left_of_button(st):
-            paid = st.put_in(seat, ante)
-            st.log(Event("ante", seat=seat, amount=paid))
+            paid = st.put_in(seat, self.amount)
+            st.log(Event(EventKind.ANTE, seat=seat, amount=paid))
 
 
 @dataclass(frozen=True)
@@ -42,10 +41,11 @@ class Declare(Step):
 
     def start(self, st: State) -> None:
         st.declared = [None] * st.n
-        st.extra["declare_order"] = [s for s in seats_from_left_of_button(st) if not st.folded[s]]
+        st.declare_order = [s for s in seats_from_left_of_button(st) if not st.folded[s]]
+        st.declarations_revealed = False
 
     def actor(self, st: State) -> int | None:
-        return next((s for s in st.extra["declare_order"] if st.declared[s] is None), None)
+        return next((s for s in st.declare_order if st.declared[s] is None), None)
 
     def legal(self, st: State) -> list[int]:
         return [DECLARE_LOW, DECLARE_LOW + 1, DECLARE_LOW + 2]
@@ -53,24 +53,22 @@ class Declare(Step):
     def apply(self, st: State, action: int) -> None:
         seat = self.actor(st)
         assert seat is not None
-        st.declared[seat] = action - DECLARE_LOW
-        st.log(Event("declare", seat=seat, action=action, secret=True))
+        choice = action - DECLARE_LOW
+        st.declared[seat] = choice
+        st.log(Event(EventKind.DECLARE, seat=seat, action=action, secret=True, verb=DECLARE_VERBS[choice]))
 
     def finish(self, st: State) -> int | None:
-        for seat in st.extra.pop("declare_order"):
+        for seat in st.declare_order:
             choice = st.declared[seat]
             assert choice is not None
-            st.log(Event("reveal", seat=seat, action=DECLARE_LOW + choice, text=DECLARATION_NAMES[choice]))
-        st.extra["declarations_revealed"] = True
+            action, text, verb = DECLARE_LOW + choice, DECLARATION_NAMES[choice], DECLARE_VERBS[choice]
+            st.log(Event(EventKind.REVEAL, seat=seat, action=action, text=text, verb=verb))
+        st.declare_order = []
+        st.declarations_revealed = True
         return None
 
 
-def win_or_tie(st: State) -> str:
-    """The default swing rule (a function, not a lambda: steps must pickle with the env)."""
-    return "win_or_tie"
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Showdown(Step):
     """Award every pot: to the last player left, or by the variant's shares.
 
@@ -83,7 +81,7 @@ class Showdown(Step):
     shares: Callable[[State], tuple[Share, ...]]
     describe: Callable[[State, int, int], str]
     declare: bool = False
-    swing_rule: Callable[[State], str] = win_or_tie
+    swing_rule: str = "win_or_tie"
     no_winner: str = "no declaration won"
     contested_only = False
 
@@ -91,11 +89,11 @@ class Showdown(Step):
         live = st.live()
         if len(live) == 1:
             st.won[live[0]] += st.pot()
-            st.log(Event("award", seat=live[0], amount=st.pot(), text="the pot (uncontested)"))
+            st.log(Event(EventKind.AWARD, seat=live[0], amount=st.pot(), text="the pot (uncontested)"))
             st.finish_hand()
             return
         for seat in [s for s in seats_from_left_of_button(st) if not st.folded[s]]:
-            st.log(Event("show", seat=seat, cards=tuple(st.cards[seat]), text=format_cards(st.cards[seat])))
+            st.log(Event(EventKind.SHOW, seat=seat, cards=tuple(st.cards[seat]), text=format_cards(st.cards[seat])))
         shares = self.shares(st)
         values = [[share.value(st, s) if not st.folded[s] else 0 for s in range(st.n)] for share in shares]
         orders = [lambda s, share=share: share.tie_order(st, s) for share in shares]
@@ -106,10 +104,10 @@ class Showdown(Step):
 
     def _award(self, st, index, count, amount, eligible, shares, values, orders) -> None:  # type: ignore[no-untyped-def]
         declared = st.declared if self.declare else None
-        winners = share_winners(eligible, values, [s.direction for s in shares], declared, self.swing_rule(st))
+        winners = share_winners(eligible, values, [s.direction for s in shares], declared, self.swing_rule)
         awards = divide(amount, winners, orders)
         if len({chips for _, _, chips in awards}) > 1 or (awards and amount % len(awards)):
-            st.extra["odd_chips"] = True  # an uneven division happened (history, tests)
+            st.odd_chips = True  # an uneven division happened (history, tests)
         if not awards:  # nobody can win (declarers failed, Cowpie splits forfeited): chop
             awards = [(-1, seat, chips) for seat, chips in _chop(amount, eligible, orders[0])]
         pot_name = "the pot" if count == 1 else ("the main pot" if index == 0 else f"side pot {index}")
@@ -125,7 +123,7 @@ class Showdown(Step):
                 label = f"{share.name} half of " if split else ""
                 hand = self.describe(st, seat, share_index)
                 what = f"{label}{pot_name} with {hand}" if hand else f"{label}{pot_name}"
-            st.log(Event("award", seat=seat, amount=chips, text=what))
+            st.log(Event(EventKind.AWARD, seat=seat, amount=chips, text=what))
 
 
 def _chop(amount: int, seats: list[int], order: Callable[[int], object]) -> list[tuple[int, int]]:

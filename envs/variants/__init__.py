@@ -1,19 +1,36 @@
-"""Every variant, by name. Adding a variant is one line here (and one env module)."""
+"""Every variant, by name: the one registry.
+
+Each family package (``stud``, ``cowpie``, ``cowboy``, ``chowaha``) describes its
+variants as :class:`~envs.engine.variant.Variant` objects; this module lists them.
+Everything keyed by a variant elsewhere (environment ids, the versioned
+``envs.<name>_v<k>`` modules, Gymnasium ids, documentation) is derived from here, so
+adding a variant is adding its object to a family and its name to this tuple.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from envs.engine.options import quoted
-from envs.engine.state import Game
-from envs.variants.base import Variant
-from envs.variants.chowaha import CHOWAHA
-from envs.variants.cowboy import COWBOY, COWGIRL, COWPATTIE
-from envs.variants.cowpie import COWPIE
-from envs.variants.stud import RAZZ, STUD, STUD_HILO, STUD_HILO_DECLARE
+from envs.engine.record import HandRecord, RecordFormatError
+from envs.engine.replay import record_inputs, replay_record
+from envs.engine.state import Game, State
+from envs.engine.variant import Variant
+from envs.variants import chowaha, cowboy, cowpie, stud
 
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (STUD, RAZZ, STUD_HILO, STUD_HILO_DECLARE, COWPIE, COWBOY, COWGIRL, COWPATTIE, CHOWAHA)
+    v.name: v
+    for v in (
+        stud.STUD,
+        stud.RAZZ,
+        stud.STUD_HILO,
+        stud.STUD_HILO_DECLARE,
+        cowpie.COWPIE,
+        chowaha.CHOWAHA,
+        *cowboy.VARIANTS,
+        stud.FIVE_CARD_STUD,
+        stud.TOY_STUD,
+    )
 }
 
 
@@ -21,10 +38,29 @@ def get_variant(name: str) -> Variant:
     """The variant called ``name``; a clear error lists the known ones."""
     try:
         return VARIANTS[name]
-    except KeyError:
+    except (KeyError, TypeError):
         raise ValueError(f"unknown variant {quoted(name)}; known variants: {', '.join(VARIANTS)}") from None
 
 
 def make_game(name: str, num_players: int, **options: Any) -> Game:
     """A game of the named variant: ``make_game("razz", 4, ante=1)``."""
     return get_variant(name).game(num_players, **options)
+
+
+def replay(record: HandRecord, *, key: bytes | None = None) -> State:
+    """Play a recorded hand again on the game its record describes and check every card,
+    stack, option, action and payoff (see :func:`~envs.engine.replay.replay_record`).
+
+    Raises:
+        RecordFormatError: the record names an unknown variant or options that build no game.
+        RecordMismatchError: the replay disagrees with the record.
+    """
+    try:
+        variant = get_variant(record.variant)
+    except ValueError as err:
+        raise RecordFormatError(f"variant: {err}") from None
+    try:
+        game = variant.game(record.num_players, **record_inputs(record, variant.option_names))
+    except ValueError as err:
+        raise RecordFormatError(f"options: the record's game cannot be built: {err}") from None
+    return replay_record(record, game, key=key)

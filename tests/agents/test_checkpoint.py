@@ -12,6 +12,7 @@ import pytest
 import torch
 
 import agents
+import evaluation
 from agents.checkpoint import (
     CheckpointError,
     load_agent,
@@ -20,10 +21,10 @@ from agents.checkpoint import (
     remove_temporaries,
     save_checkpoint,
 )
-from agents.failures import BotError
 from agents.features import card_groups
 from agents.nets import PolicyNet
 from agents.neural import Layout, LayoutError, NeuralAgent
+from envs.policy import BotError
 from envs.registry import make_raw
 
 
@@ -65,7 +66,7 @@ def test_agents_load_routes_paths_to_checkpoints(stud_checkpoint: tuple[Path, Po
     path, _, _ = stud_checkpoint
     bot = agents.load(str(path), seed=1)
     assert isinstance(bot, NeuralAgent)
-    result = agents.run_match("stud", [bot, "random"], deals=10, seed=2)
+    result = evaluation.run_match("stud", [bot, "random"], deals=10, seed=2)
     assert len(result.hands) == 20
 
 
@@ -94,7 +95,7 @@ def test_agent_refuses_to_act_at_another_table(stud_checkpoint: tuple[Path, Poli
     with pytest.raises(
         BotError, match=r"bot 'ppo@agent' \(player_\d\) raised LayoutError: .*trained for stud_v0"
     ) as info:
-        agents.run_match("razz", [bot, "random"], deals=2)  # the arena names the bot that refused
+        evaluation.run_match("razz", [bot, "random"], deals=2)  # the arena names the bot that refused
     assert isinstance(info.value.__cause__, LayoutError)
 
 

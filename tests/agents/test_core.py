@@ -7,10 +7,11 @@ import pytest
 
 import agents
 import envs
-from agents.arena import lineups, mean_ci
+import evaluation
 from agents.base import Agent
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
 from envs.view import PublicView
+from evaluation.arena import lineups, mean_ci
 
 
 class AlwaysFirst(Agent):
@@ -45,13 +46,13 @@ CAPPED = {"cowboy": {"match_cap": 8, "max_deals": 12}}  # calling stations make 
 def test_baseline_bots_only_play_legal_actions(name: str) -> None:
     n = 3
     for spec in ("random", "call"):
-        result = agents.run_match(name, [spec] * n, deals=30, seed=5, options=CAPPED.get(name))
+        result = evaluation.run_match(name, [spec] * n, deals=30, seed=5, options=CAPPED.get(name))
         assert len(result.hands) == 30 * n
         assert abs(sum(sum(h.rewards) for h in result.hands)) < 1e-6  # zero-sum
 
 
 def test_calling_station_never_folds_or_raises() -> None:
-    result = agents.run_match("stud", ["call", "random"], deals=40, seed=2, record_decisions=True)
+    result = evaluation.run_match("stud", ["call", "random"], deals=40, seed=2, record_decisions=True)
     made = {name for h in result.hands for seat, name, _ in h.decisions if h.lineup[seat] == 0}
     assert made <= {"check_call", "bring_in"}
 
@@ -96,16 +97,16 @@ def test_duplicate_rotations_cover_every_seat() -> None:
 
 
 def test_match_is_deterministic_and_ranges_compose() -> None:
-    a = agents.run_match("razz", ["random", "random", "call"], deals=12, seed=9)
-    b = agents.run_match("razz", ["random", "random", "call"], deals=12, seed=9)
+    a = evaluation.run_match("razz", ["random", "random", "call"], deals=12, seed=9)
+    b = evaluation.run_match("razz", ["random", "random", "call"], deals=12, seed=9)
     assert [h.rewards for h in a.hands] == [h.rewards for h in b.hands]
-    first = agents.run_match("razz", ["random", "random", "call"], deals=12, seed=9, deal_range=range(6))
-    rest = agents.run_match("razz", ["random", "random", "call"], deals=12, seed=9, deal_range=range(6, 12))
+    first = evaluation.run_match("razz", ["random", "random", "call"], deals=12, seed=9, deal_range=range(6))
+    rest = evaluation.run_match("razz", ["random", "random", "call"], deals=12, seed=9, deal_range=range(6, 12))
     assert [h.rewards for h in first.hands + rest.hands] == [h.rewards for h in a.hands]
 
 
 def test_two_copies_of_a_bot_come_out_even() -> None:
-    result = agents.run_match("stud_hilo", ["random", "random"], deals=200, seed=4)
+    result = evaluation.run_match("stud_hilo", ["random", "random"], deals=200, seed=4)
     for bot in (0, 1):
         stat = result.result(bot)
         assert stat.low <= 0 <= stat.high

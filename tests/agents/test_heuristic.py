@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import agents
+import envs
+import evaluation
 from agents.heuristic import DECIDERS, HeuristicAgent, NoHeuristicError, chowaha, stud
 from agents.heuristic.equity import Context, hilo_shares, sample_cards, share_of_best, unseen, wins_or_ties
 from envs.engine.actions import CHECK_CALL
@@ -31,13 +33,21 @@ def first_view(variant: str, n: int = 2) -> PublicView:
 
 # ------------------------------------------------------------------ dispatch
 def test_every_variant_has_a_heuristic() -> None:
-    assert set(DECIDERS) == set(VARIANTS)  # a new variant must add its heuristic
+    assert {v.family for v in VARIANTS.values()} <= set(DECIDERS)  # a new family must add its heuristic
+    for name in VARIANTS:
+        env = envs.make_raw(name)
+        env.reset(seed=1)
+        view = env.public_view(env.agent_selection)
+        assert HeuristicAgent(seed=0).act(env.observe(env.agent_selection), view) in view.legal_actions
 
 
-def test_a_variant_without_a_heuristic_is_a_clear_error() -> None:
+def test_a_variant_without_a_heuristic_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     view = dataclasses.replace(first_view("stud"), variant="texas_holdem")
-    with pytest.raises(NoHeuristicError, match="no heuristic for variant 'texas_holdem'; variants with one: chowaha"):
+    with pytest.raises(NoHeuristicError, match="no heuristic: unknown variant 'texas_holdem'"):
         HeuristicAgent(seed=0).act({}, view)
+    monkeypatch.delitem(DECIDERS, "stud")
+    with pytest.raises(NoHeuristicError, match=r"no heuristic for variant .stud. .family .stud..; families with one"):
+        HeuristicAgent(seed=0).act({}, first_view("stud"))
     assert issubclass(NoHeuristicError, ValueError)
 
 
@@ -66,10 +76,11 @@ def test_load_builds_it_with_its_seed() -> None:
 def test_matches_replay_exactly_and_deal_ranges_compose(variant: str) -> None:
     n = 3
     kwargs = {"num_players": n, "seed": 8, "record_decisions": True}
-    a = agents.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
-    b = agents.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
+    a = evaluation.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
+    b = evaluation.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, **kwargs)  # type: ignore[arg-type]
     assert [(h.rewards, h.decisions) for h in a.hands] == [(h.rewards, h.decisions) for h in b.hands]
-    tail = agents.run_match(variant, ["heuristic", "random", "heuristic"], deals=6, deal_range=range(3, 6), **kwargs)  # type: ignore[arg-type]
+    lineup = ["heuristic", "random", "heuristic"]
+    tail = evaluation.run_match(variant, lineup, deals=6, deal_range=range(3, 6), **kwargs)  # type: ignore[arg-type]
     assert [h.rewards for h in tail.hands] == [h.rewards for h in a.hands[-len(tail.hands) :]]
 
 

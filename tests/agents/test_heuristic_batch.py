@@ -11,12 +11,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.heuristic import DECIDERS, HeuristicAgent, chowaha, stud
+from agents.heuristic import HeuristicAgent, chowaha, stud
 from agents.heuristic.equity import Context, hilo_shares, sample_cards, share_of_best, unseen
 from agents.heuristic.sampling import Request, draw, first_sorted
 from envs.engine.actions import CHECK_CALL, DECLARE_LOW, DRAW_BASE, NUM_DRAWS, SPLIT_BASE, STAY
 from envs.engine.hands import best_board_hands, evaluate_high, evaluate_low
 from envs.registry import make_raw
+from envs.variants import VARIANTS
 from envs.variants.chowaha import BOARDS, LAYOUT, LAYOUT_SIZE, LOW_QUALIFIER
 from envs.view import PublicView
 from tests.envs.cases import OPTIONS, PLAYER_RANGE
@@ -92,16 +93,18 @@ EXPECTED_KINDS = {
     "cowboy": {"stay", "draw", "declare", "dummy_draw"},
     "cowgirl": {"stay", "draw", "declare", "dummy_draw"},
     "cowpattie": {"stay", "declare"},
+    "five_card_stud": {"bet"},
+    "toy_stud": {"bet"},
 }
 
 
 ViewSet = tuple[str, list[PublicView]]
 
 
-@pytest.fixture(scope="module", params=sorted(DECIDERS))
+@pytest.fixture(scope="module", params=sorted(VARIANTS))
 def variant_views(request: pytest.FixtureRequest) -> ViewSet:
     per_table = 2 * VIEWS_PER_TABLE if request.param in COWBOY_FAMILY else VIEWS_PER_TABLE  # dummy draws are rare
-    views = random_views(request.param, seed=sorted(DECIDERS).index(request.param), per_table=per_table)
+    views = random_views(request.param, seed=sorted(VARIANTS).index(request.param), per_table=per_table)
     kinds = Counter(decision_kind(v) for v in views)
     assert EXPECTED_KINDS[request.param] <= set(kinds), f"the sample never reached {EXPECTED_KINDS[request.param]}"
     return request.param, views
@@ -136,7 +139,7 @@ def test_act_batch_returns_what_act_returns_view_by_view(variant_views: ViewSet,
 
 
 def test_a_batch_may_mix_variants() -> None:
-    views = [v for variant in sorted(DECIDERS) for v in random_views(variant, seed=3, per_table=1)]
+    views = [v for variant in sorted(VARIANTS) for v in random_views(variant, seed=3, per_table=1)]
     order = np.random.default_rng(0).permutation(len(views))
     mixed = [views[i] for i in order]
     assert in_batches(HeuristicAgent(seed=2), mixed, (len(mixed),)) == one_by_one(HeuristicAgent(seed=2), mixed)

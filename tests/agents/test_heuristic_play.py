@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import agents
+import evaluation
 from agents.base import Agent
 from agents.heuristic import HeuristicAgent
 from envs.engine.actions import DRAW_BASE, NUM_DRAWS, SPLIT_BASE
@@ -68,6 +69,8 @@ EXPECTED = {
     "cowboy": {"stay", "fold", "draw", "dummy_draw", "declare_low", "declare_high"},
     "cowgirl": {"stay", "fold", "draw", "dummy_draw", "declare_low", "declare_high"},
     "cowpattie": {"stay", "fold", "declare_low", "declare_high"},
+    "five_card_stud": {"bring_in", "raise", "check_call", "fold"},
+    "toy_stud": {"raise", "check_call", "fold"},
 }
 
 
@@ -94,7 +97,7 @@ def sweep(variant: str, hands: int) -> list[Checked]:
     per_table = max(1, math.ceil(hands / len(cases)))
     for i, (n, options) in enumerate(cases):
         seated = [bots[(i + s) % 3] for s in range(min(3, n))]  # rotate who sits (heads-up: two of them)
-        agents.run_match(variant, seated, deals=per_table, num_players=n, seed=i, options=options, duplicate=False)
+        evaluation.run_match(variant, seated, deals=per_table, num_players=n, seed=i, options=options, duplicate=False)
     return bots
 
 
@@ -134,7 +137,7 @@ def players(variant: str) -> int:
 
 @pytest.mark.parametrize("variant", sorted(STRENGTH_DEALS))
 def test_heuristic_beats_random(variant: str) -> None:
-    result = agents.run_match(
+    result = evaluation.run_match(
         variant, ["heuristic", "random"], deals=STRENGTH_DEALS[variant], num_players=players(variant), seed=11
     )
     heuristic = result.result(0)
@@ -144,7 +147,7 @@ def test_heuristic_beats_random(variant: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(STRENGTH_DEALS))
 def test_heuristic_beats_random_long(variant: str) -> None:
-    result = agents.run_match(
+    result = evaluation.run_match(
         variant, ["heuristic", "random"], deals=8 * STRENGTH_DEALS[variant], num_players=players(variant), seed=12
     )
     assert result.result(0).low > 0
@@ -158,7 +161,7 @@ def test_heuristic_beats_five_random_bots(variant: str) -> None:
     # millions of antes decide the mean (measured: +3e7 +- 6e7 antes per 100 games).
     options = {"match_cap": 20} if variant in COWBOY_FAMILY else None
     lineup = ["heuristic"] + ["random"] * 5
-    result = agents.run_match(
+    result = evaluation.run_match(
         variant, lineup, deals=2 * STRENGTH_DEALS[variant], num_players=6, seed=13, options=options
     )
     assert result.result(0).low > 0

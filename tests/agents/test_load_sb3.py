@@ -18,6 +18,7 @@ from sb3_contrib import MaskablePPO
 
 import agents
 import envs  # noqa: F401 (registers the ids)
+import evaluation
 from agents.checkpoint import CheckpointError
 
 
@@ -53,7 +54,7 @@ def test_the_advice_works(sb3_model: Path, tmp_path: Path, monkeypatch: pytest.M
     threads = torch.get_num_threads()
     try:
         torch.set_num_threads(1)
-        result = agents.run_match("stud", ["my_sb3_bots:StudModel", "random"], deals=3, seed=0)
+        result = evaluation.run_match("stud", ["my_sb3_bots:StudModel", "random"], deals=3, seed=0)
     finally:
         torch.set_num_threads(threads)
         sys.modules.pop("my_sb3_bots", None)

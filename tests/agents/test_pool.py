@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from agents.nets import PolicyNet
-from agents.pool import OpponentPool
+from training.pool import OpponentPool
 
 
 def make_net() -> PolicyNet:

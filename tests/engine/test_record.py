@@ -16,8 +16,9 @@ from envs.engine.actions import BRING_IN, CHECK_CALL
 from envs.engine.cards import format_card
 from envs.engine.history import HandRecord, RecordError, RecordFormatError, RecordMismatchError
 from envs.engine.record import format_dealt, parse_dealt
+from envs.engine.replay import replay_record
 from envs.engine.state import State
-from envs.variants import make_game
+from envs.variants import make_game, replay
 from tests.envs.play import play_random
 
 SEEDS = range(4)
@@ -40,7 +41,7 @@ def _data(state: State) -> dict[str, Any]:
 
 
 def _replay(data: dict[str, Any]) -> State:
-    return HandRecord.from_json(json.dumps(data)).replay()
+    return replay(HandRecord.from_json(json.dumps(data)))
 
 
 def _place_of(data: dict[str, Any], card: int) -> tuple[str, int]:
@@ -65,7 +66,7 @@ def test_record_round_trips_and_replays(name: str, seed: int) -> None:
     again = HandRecord.from_json(record.to_json())
     assert again == record
     assert again.version == 2 and again.stacks is not None and again.dealt is not None
-    assert again.replay().payoffs() == state.payoffs()
+    assert replay(again).payoffs() == state.payoffs()
 
 
 def test_dealt_text_round_trips() -> None:
@@ -80,7 +81,7 @@ def test_other_bit_generators_replay() -> None:
     state = game.new_state(np.random.Generator(np.random.MT19937(5)), button=2)
     while not state.is_over:
         state.apply(state.legal_actions()[-1])
-    assert HandRecord.from_json(HandRecord.of(state).to_json()).replay().payoffs() == state.payoffs()
+    assert replay(HandRecord.from_json(HandRecord.of(state).to_json())).payoffs() == state.payoffs()
 
 
 # ------------------------------------------------------------ the tamper cases of the issue
@@ -191,8 +192,8 @@ def test_changed_payoffs(seed: int) -> None:
 def test_a_51_card_deck() -> None:
     data = _data(_showdown_hand(0))
     data["deck"] = data["deck"][:51]
-    with pytest.raises(RecordFormatError, match=r"deck: 51 cards; a record holds the whole deck of 52"):
-        HandRecord.from_json(json.dumps(data))
+    with pytest.raises(RecordFormatError, match=r"deck: 51 cards; a record holds the game's whole deck of 52"):
+        replay(HandRecord.from_json(json.dumps(data)))
     data = _data(_showdown_hand(0))
     data["deck"][7] = data["deck"][3]
     with pytest.raises(RecordFormatError, match=rf"deck: {format_card(data['deck'][3])} appears twice"):
@@ -242,11 +243,11 @@ def test_a_consistent_rewrite_is_caught_only_by_the_mac() -> None:
     construction. The HMAC of the original, checked with the key, rejects it."""
     data, forged = _forged_pair(0)
     signed = HandRecord.from_json(json.dumps(data)).signed(KEY)
-    assert signed.replay(key=KEY).payoffs() == data["payoffs"]
+    assert replay(signed, key=KEY).payoffs() == data["payoffs"]
     assert _replay(forged).payoffs() == forged["payoffs"]  # consistent: replay alone accepts it
     forged["mac"] = signed.mac
     with pytest.raises(RecordMismatchError, match=r"mac: the record's HMAC does not match"):
-        HandRecord.from_json(json.dumps(forged)).replay(key=KEY)
+        replay(HandRecord.from_json(json.dumps(forged)), key=KEY)
 
 
 def test_mac_errors() -> None:
@@ -256,11 +257,11 @@ def test_mac_errors() -> None:
     with pytest.raises(RecordMismatchError, match=r"mac: the record's HMAC does not match"):
         signed.check_mac(b"another key")
     with pytest.raises(RecordMismatchError, match=r"mac: the record is not signed"):
-        record.replay(key=KEY)
+        replay(record, key=KEY)
     tampered = json.loads(signed.to_json())
     tampered["payoffs"] = tampered["payoffs"][::-1]
     with pytest.raises(RecordMismatchError, match=r"mac: "):
-        HandRecord.from_json(json.dumps(tampered)).replay(key=KEY)
+        replay(HandRecord.from_json(json.dumps(tampered)), key=KEY)
 
 
 # ------------------------------------------------------------ options, game and decisions
@@ -291,9 +292,9 @@ def test_changed_options() -> None:
 def test_replay_on_another_game() -> None:
     record = HandRecord.of(_showdown_hand(0))
     with pytest.raises(RecordMismatchError, match=r"game: the record is stud for 3 players, the game given is razz"):
-        record.replay(make_game("razz", 3))
+        replay_record(record, make_game("razz", 3))
     with pytest.raises(RecordMismatchError, match=r"option ante: record 0, the game has 5"):
-        record.replay(make_game("stud", 3, ante=5))
+        replay_record(record, make_game("stud", 3, ante=5))
 
 
 def test_changed_decisions() -> None:
@@ -427,7 +428,7 @@ def test_version_1_records_still_replay() -> None:
     for line in lines:
         record = HandRecord.from_json(line)
         assert record.version == 1 and record.dealt is None
-        assert record.replay().payoffs() == record.payoffs
+        assert replay(record).payoffs() == record.payoffs
         assert json.loads(record.to_json()) == json.loads(line)  # written back unchanged
     data = json.loads(lines[0])
     data["payoffs"] = None

@@ -17,6 +17,8 @@ API_PLAYERS: dict[str, tuple[int, ...]] = {
     "cowboy": (3, 7),
     "cowgirl": (3, 7),
     "cowpattie": (3, 7),
+    "five_card_stud": (2, 6, 10),
+    "toy_stud": (2,),
 }
 
 # name -> (fewest, most) players for the property tests
@@ -30,6 +32,8 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "cowboy": (3, 7),
     "cowgirl": (3, 7),
     "cowpattie": (3, 7),
+    "five_card_stud": (2, 10),
+    "toy_stud": (2, 2),
 }
 
 # name -> option sets the property tests draw from (stacks, antes, house rules)
@@ -71,4 +75,16 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
     ),
     "cowgirl": ({}, {"two_stay": "showdown", "match_cap": 3}, {"low_rule": "a5_8", "max_deals": 2}),
     "cowpattie": ({}, {"ante": 3, "dummy": False}, {"two_stay": "showdown", "max_deals": 4}),
+    "five_card_stud": (
+        {},
+        {"stack": 9, "ante": 1},
+        {"bring_in": None, "burn_cards": True},
+        {"burn_cards": True, "open_pair_big_bet": True, "cap_heads_up": True},
+    ),
+    "toy_stud": (
+        {},
+        {"streets": 1},
+        {"streets": 3, "ranks": "9TJQKA", "suits": "cdhs"},
+        {"ranks": "KA", "suits": "cdh", "raise_cap": 1},
+    ),
 }

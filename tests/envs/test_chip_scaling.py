@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 import envs
 from envs.engine.actions import CHECK_CALL
+from envs.engine.scaling import LINEAR_UNITS, soft_limit, soft_units, symlog_units
 from envs.engine.state import zero_sum_rewards
-from envs.scaling import LINEAR_UNITS, soft_limit, soft_units, symlog_units
 
 HUGE = st.integers(-(10**400), 10**400)
 UNITS = st.sampled_from([1, 2, 3, 4, 7, 10**6, 3**50])

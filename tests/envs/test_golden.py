@@ -20,7 +20,7 @@ from envs.engine.history import hand_history
 from envs.registry import ENV_SPECS
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-PLAYERS = {"cowboy": 3, "cowgirl": 3, "cowpattie": 3, "chowaha": 3}
+PLAYERS = {"cowboy": 3, "cowgirl": 3, "cowpattie": 3, "chowaha": 3, "toy_stud": 2}
 _COW = {"match_cap": 4, "max_deals": 6}
 OPTIONS = {"cowboy": _COW, "cowgirl": _COW, "cowpattie": _COW}
 

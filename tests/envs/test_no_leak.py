@@ -104,7 +104,7 @@ def _resampled_deck(state, viewer: int, rng: np.random.Generator, keep: set[int]
     for position, e in enumerate(dealt):
         if e.kind == "community" or e.up or e.seat == viewer:
             visible.add(position)
-    hidden = [p for p in range(52) if p not in visible and deck[p] not in keep]
+    hidden = [p for p in range(len(deck)) if p not in visible and deck[p] not in keep]
     cards = [deck[p] for p in hidden]
     for p, c in zip(hidden, rng.permutation(cards).tolist(), strict=True):
         deck[p] = c
@@ -120,7 +120,8 @@ def test_hidden_cards_do_not_leak(name: str, data: st.DataObject) -> None:
     options = data.draw(st.sampled_from(OPTIONS[name]), label="options")
     seed = data.draw(st.integers(0, 2**31), label="seed")
     env = envs.make_raw(name, n, **options)
-    deck = np.random.default_rng(seed).permutation(52).tolist()
+    cards = env.game.deck  # 52 cards, or a toy deck
+    deck = [cards[i] for i in np.random.default_rng(seed).permutation(len(cards))]
     actions, seen, end, state = _play(env, deck, seed=seed)
     for viewer, agent in enumerate(env.possible_agents):
         other_deck = _resampled_deck(state, viewer, np.random.default_rng(seed + viewer + 1))

@@ -13,7 +13,7 @@ from envs.engine.cards import format_card, parse
 from envs.engine.history import HandRecord
 from envs.engine.state import State
 from envs.phh import PHHError, from_phh, from_phh_all, to_phh, to_phh_all
-from envs.variants import make_game
+from envs.variants import make_game, replay
 from tests.variants.scripted import act, call_down, stud_deck
 
 pokerkit = pytest.importorskip("pokerkit")
@@ -77,7 +77,7 @@ def test_exported_hands_replay_in_pokerkit(name: str) -> None:
             refused += 1
             continue
         _same_hand(from_phh(text), record)
-        if state.extra.get("odd_chips"):
+        if state.odd_chips:
             odd += 1  # PokerKit's odd-chip rule differs by design (module docstring)
             continue
         assert _pokerkit_payoffs(text, state) == state.payoffs(), f"{name} seed {seed}\n{text}"
@@ -172,7 +172,7 @@ def test_pokerkit_written_files_replay_here(name: str) -> None:
     compared = 0
     for seed in range(100, 125):
         state = _random_hand(name, seed)
-        if state.extra.get("odd_chips") or state.community or state.n < 3:
+        if state.odd_chips or state.community or state.n < 3:
             continue  # PokerKit caps heads-up play; odd chips follow its own rule
         try:
             text, payoffs = _pokerkit_written(name, state)
@@ -247,7 +247,7 @@ def test_hand_written_files(text: str, payoffs: list[int], p1_cards: str) -> Non
     record = from_phh(text)
     assert record.payoffs == payoffs  # computed by hand: a wheel scoops razz; stud 8 splits 26
     assert record.dealt is not None and record.dealt["player_0"] == p1_cards
-    assert record.replay().is_over
+    assert replay(record).is_over
     pk = list(pokerkit.HandHistory.loads(text))[-1]
     assert [int(p) for p in pk.payoffs] == payoffs
 

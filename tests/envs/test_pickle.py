@@ -15,6 +15,7 @@ from gymnasium.vector import AsyncVectorEnv
 import envs
 from envs.gym_registry import gym_id
 from envs.registry import ENV_SPECS
+from envs.variants import VARIANTS
 
 # A few options per variant where they change what the steps hold (declarations, the
 # split round, no-limit sizes, a capped Cowboy game).
@@ -26,7 +27,11 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "cowgirl": {"match_cap": 4},
     "cowpattie": {"match_cap": 4},
 }
-PLAYERS = 3  # every variant seats three (the Cowboy family needs them)
+PLAYERS = 3  # three seats (the Cowboy family needs them), or the most a variant seats (toy stud: two)
+
+
+def players(name: str) -> int:
+    return min(PLAYERS, VARIANTS[name].seats[1])
 
 
 def _gym_trace(env: gymnasium.Env, obs: dict[str, np.ndarray], steps: int, seed: int) -> tuple[list[Any], Any]:
@@ -47,7 +52,7 @@ def _gym_trace(env: gymnasium.Env, obs: dict[str, np.ndarray], steps: int, seed:
 
 @pytest.mark.parametrize("name", list(ENV_SPECS))
 def test_a_pickled_gym_env_continues_identically(name: str) -> None:
-    env = gymnasium.make(gym_id(name), num_players=PLAYERS, **OPTIONS.get(name, {}))
+    env = gymnasium.make(gym_id(name), num_players=players(name), **OPTIONS.get(name, {}))
     obs, _ = env.reset(seed=5)
     _, obs = _gym_trace(env, obs, 7, seed=1)  # somewhere in an episode (or a later one)
     copy = pickle.loads(pickle.dumps(env))
@@ -71,13 +76,13 @@ def _aec_trace(env: Any, steps: int, seed: int) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize("name", list(ENV_SPECS))
 def test_a_pickled_aec_env_continues_identically(name: str) -> None:
-    env = envs.make(name, PLAYERS, **OPTIONS.get(name, {}))
+    env = envs.make(name, players(name), **OPTIONS.get(name, {}))
     env.reset(seed=9)
     fresh = pickle.loads(pickle.dumps(env))  # just after the reset
     _aec_trace(env, 5, seed=3)
     middle = pickle.loads(pickle.dumps(env))
     assert _aec_trace(middle, 60, seed=4) == _aec_trace(env, 60, seed=4)
-    again = envs.make(name, PLAYERS, **OPTIONS.get(name, {}))
+    again = envs.make(name, players(name), **OPTIONS.get(name, {}))
     again.reset(seed=9)
     assert _aec_trace(fresh, 30, seed=5) == _aec_trace(again, 30, seed=5)
 

@@ -28,6 +28,8 @@ NAMES_PLAYERS = {
     "cowboy": 3,
     "cowgirl": 4,
     "cowpattie": 3,
+    "five_card_stud": 4,
+    "toy_stud": 2,
 }
 COWBOY_FAMILY = {"cowboy", "cowgirl", "cowpattie"}
 

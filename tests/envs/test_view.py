@@ -16,6 +16,7 @@ from envs.aec import HandHistoryView
 from envs.engine.actions import STAY
 from envs.engine.history import HandRecord, hand_history
 from envs.seat_history import SeatHistory
+from envs.variants import replay
 from envs.view import PublicView, public_view, view_from_data, view_to_data, visible
 from tests.envs.cases import API_PLAYERS
 from tests.envs.reach import UnreachableError, Walk, leaked_events, reach
@@ -110,7 +111,7 @@ def test_the_user_gets_the_replay_record_and_the_full_history() -> None:
     env = _random_hand("stud_hilo", 4, 7)
     record = env.hand_record()
     assert isinstance(record, HandRecord)
-    assert HandRecord.from_json(record.to_json()).replay().payoffs() == env.state.payoffs()
+    assert replay(HandRecord.from_json(record.to_json())).payoffs() == env.state.payoffs()
     full = env.full_history()
     assert str(full) == hand_history(env.state)  # every card
     assert full.record == record

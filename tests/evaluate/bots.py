@@ -37,7 +37,7 @@ class PairRaiser(Agent):
 
 
 # ---------------------------------------------------------------- misbehaving bots
-# For the arena's checks and isolated play (agents.isolate): each fails in one way,
+# For the arena's checks and isolated play (evaluation.isolate): each fails in one way,
 # at its ``fail_at``-th decision (counted in its process), so that some hands are
 # played first.
 class _Misbehaving(Agent):

@@ -9,8 +9,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agents.arena import MatchResult, lineups, run_match
-from agents.runner import MatchSpec, chunks, play_chunk, play_matches
+from evaluation.arena import MatchResult, lineups, run_match
+from evaluation.runner import MatchSpec, chunks, play_chunk, play_matches
 
 STRONG = "tests.evaluate.bots:PairRaiser"
 

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import evaluate
-from agents.arena import play_hand, run_match
-from agents.failures import BotActionError, BotError, checked_action, quoted
 from agents.loading import load
 from envs.engine.errors import IllegalActionError
+from envs.policy import BotActionError, BotError, checked_action, quoted
+from evaluation.arena import play_hand, run_match
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = "tests.evaluate.bots"

@@ -20,10 +20,11 @@ import pytest
 
 import evaluate
 from agents.base import Agent, CallingStation
-from agents.histories import HistoryWriter
-from agents.report import STAGING_PREFIX
 from envs.engine.history import HandRecord
+from envs.variants import replay
 from envs.view import PublicView
+from evaluation.histories import HistoryWriter
+from evaluation.report import STAGING_PREFIX
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 STRONG = "tests.evaluate.bots:PairRaiser"
@@ -67,7 +68,7 @@ def _check_histories(directory: Path, hands: int) -> None:
     for line in lines[:5]:  # every record replays to the recorded payoffs
         row = json.loads(line)
         record = HandRecord.from_json(json.dumps(row["record"]))
-        state = record.replay()
+        state = replay(record)
         assert [p / 4 for p in state.payoffs()] == row["rewards"]  # stud: 4 chips per big bet
 
 
@@ -187,7 +188,7 @@ def _fail_plot(report: Any, path: Path) -> None:
 @pytest.mark.parametrize(
     ("where", "error", "status"),
     [
-        ("bot", RuntimeError("bot crashed"), 1),  # a BotError naming the bot (agents.failures)
+        ("bot", RuntimeError("bot crashed"), 1),  # a BotError naming the bot (envs.policy)
         ("bot", KeyboardInterrupt(), 130),
         ("plot", None, None),
         ("disk", OSError(28, "No space left on device"), 2),
@@ -251,7 +252,7 @@ def test_a_swap_that_fails_halfway_puts_the_previous_files_back(
             raise OSError(13, "Permission denied")
         real(source, target)
 
-    monkeypatch.setattr("agents.report.os.replace", replace)
+    monkeypatch.setattr("evaluation.report.os.replace", replace)
     with pytest.raises(SystemExit) as exit_info:
         evaluate.main([*BASE, "-n", "4", "-w", "1", "--histories", "--out", str(out)])
     assert exit_info.value.code == 2

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import evaluate
-from agents.arena import mean_ci
-from agents.student_t import t_quantile
+from evaluation.arena import mean_ci
+from evaluation.student_t import t_quantile
 
 
 def _strict_number(text: str) -> float:

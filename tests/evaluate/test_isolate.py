@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import evaluate
-from agents.arena import run_match
-from agents.isolate import IsolatedBot
+from evaluation.arena import run_match
+from evaluation.isolate import IsolatedBot
 
 BOTS = "tests.evaluate.bots"
 

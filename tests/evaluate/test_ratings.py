@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from agents.ratings import bradley_terry, elo_points, rate, set_wins
+from evaluation.ratings import bradley_terry, elo_points, rate, set_wins
 
 
 def test_bradley_terry_recovers_known_strengths() -> None:

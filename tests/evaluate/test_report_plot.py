@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import pytest
 
 import evaluate
-from agents.report import bot_order, plot_figure, write_plot
+from evaluation.report import bot_order, plot_figure, write_plot
 
 
 def _bot(name: str, elo: float, mean: float) -> dict[str, Any]:

@@ -8,11 +8,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agents.arena import HandRecordLite, MatchResult, mean_ci, run_match
-from agents.cli import parse_options, parse_value
-from agents.mix import summarize, total
-from agents.stats import bot_mix, pair_matrix, summarize_pair, unique_names
-from agents.student_t import t_quantile, t_upper_tail
+from evaluation.arena import HandRecordLite, MatchResult, mean_ci, run_match
+from evaluation.cli import parse_options, parse_value
+from evaluation.mix import summarize, total
+from evaluation.stats import bot_mix, pair_matrix, summarize_pair, unique_names
+from evaluation.student_t import t_quantile, t_upper_tail
 
 T_975_7 = 2.364624  # Student's t, 0.975 quantile, 7 degrees of freedom (tables)
 T_975_2 = 4.302653

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-import agents
+import evaluation
 from agents.features import card_groups
 from agents.nets import MASKED_LOGIT, PolicyNet, choose, entropy, log_probs, masked_logits
 from agents.neural import Layout, NeuralAgent
@@ -76,7 +76,7 @@ def test_network_agent_plays_only_legal_actions(variant: str, n: int) -> None:
     for greedy in (False, True):
         bot = NeuralAgent(net, layout, greedy=greedy, seed=1)
         # the env raises IllegalActionError on any illegal action, so finishing is the check
-        result = agents.run_match(variant, [bot, "random"], deals=25, num_players=n, seed=4, options=options)
+        result = evaluation.run_match(variant, [bot, "random"], deals=25, num_players=n, seed=4, options=options)
         assert result.sets == 25
         assert {h.deal for h in result.hands} == set(range(25))
         assert all(abs(sum(h.rewards)) < 1e-9 for h in result.hands)

@@ -82,7 +82,7 @@ def test_action_frequencies_per_decision_type() -> None:
 
 
 def test_eval_scalars_name_the_opponent_and_the_interval() -> None:
-    from agents.arena import Stat
+    from evaluation.arena import Stat
 
     out = eval_scalars({"heuristic": Stat(12.5, 4.0, 100), "runs/x.pt": Stat(-1.0, 2.0, 10)})
     assert out["eval/heuristic_per100"] == 12.5 and out["eval/heuristic_ci95"] == 4.0

@@ -11,10 +11,10 @@ from torch import nn
 
 from agents.nets import PolicyNet
 from agents.neural import Layout
-from agents.pool import OpponentPool
-from agents.rollout import LEARNER, Collector, gae, training_signal
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD
 from envs.engine.state import State
+from training.pool import OpponentPool
+from training.rollout import LEARNER, Collector, gae, training_signal
 
 
 def brute_force_gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> np.ndarray:

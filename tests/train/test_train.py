@@ -14,11 +14,12 @@ import torch
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 import agents
+import evaluation
 import train
 from agents.checkpoint import read_checkpoint
 from agents.neural import NeuralAgent
-from agents.rollout import Collector
 from training.config import Config, load_config
+from training.rollout import Collector
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 VARIANTS = ["stud", "razz", "stud_hilo", "stud_hilo_declare", "cowpie", "cowboy", "cowgirl", "cowpattie", "chowaha"]
@@ -79,7 +80,7 @@ def test_every_variant_config_trains_logs_and_checkpoints(tmp_path: Path, varian
     data = read_checkpoint(result.checkpoint)
     assert data["step"]["update"] == 2 and data["config"]["env"]["variant"] == variant
     n = data["layout"]["num_players"]
-    match = agents.run_match(variant, [bot, "random"], deals=2, num_players=n, options=data["layout"]["env_kwargs"])
+    match = evaluation.run_match(variant, [bot, "random"], deals=2, num_players=n, options=data["layout"]["env_kwargs"])
     assert match.sets == 2 and all(abs(sum(h.rewards)) < 1e-9 for h in match.hands)
 
 

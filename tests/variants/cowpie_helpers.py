@@ -8,7 +8,7 @@ from envs.engine.actions import BRING_IN, CHECK_CALL, RAISE, split_action
 from envs.engine.cards import parse
 from envs.engine.state import Game, State
 from envs.variants import make_game
-from envs.variants.cowpie import Split
+from envs.variants.cowpie.rules import Split
 
 DOWN = (True, True, False, False, False, False, True)  # dealt order: two down, four up, one down
 

@@ -15,7 +15,7 @@ from envs.engine.actions import fraction_name
 from envs.engine.cards import format_cards, parse
 from envs.engine.history import hand_history
 from envs.variants import make_game
-from envs.variants.chowaha import LAYOUT, MAX_CHIPS, MAX_POT_FRACTION
+from envs.variants.chowaha.rules import LAYOUT, MAX_CHIPS, MAX_POT_FRACTION
 from tests.variants.chowaha_helpers import (
     NO_LOW_LAYOUT,
     SEED_LAYOUT,

@@ -11,7 +11,7 @@ from envs.engine.actions import DRAW_BASE, draw_action
 from envs.engine.cards import parse
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord, hand_history
-from envs.variants import make_game
+from envs.variants import make_game, replay
 from tests.variants.cowboy_script import BOTH, FOLD, HIGH, LOW, PAT, STAY, deal, net, play
 
 WHEEL_A = "As 2c 3d 4h 5s"  # 5-high straight and the best low
@@ -38,7 +38,7 @@ def _antes(st, deal_number: int) -> list[int]:  # type: ignore[no-untyped-def]
 def test_nobody_stays_everyone_antes_again_and_the_pot_carries() -> None:
     st = deal("cowboy", {0: JACKS, 1: KINGS, 2: SEVEN_LOW})
     play(st, [(1, FOLD), (2, FOLD), (0, FOLD)])
-    assert st.extra["deal"] == 2 and not st.is_over
+    assert st.family.deal == 2 and not st.is_over
     assert _antes(st, 2) == [1, 2, 0]
     assert st.pot() == 6
     assert net(st) == [-2, -2, -2]
@@ -94,7 +94,7 @@ def _three_stay(declarations: tuple[int, int, int], hands: tuple[str, str, str],
 
 def test_three_stay_one_wins_both_ways_and_the_two_others_pay_the_pot() -> None:
     st = _three_stay((BOTH, HIGH, LOW), (WHEEL_A, KINGS, "8c 6d 4c 3s 2h"))
-    assert st.extra["deal"] == 2 and not st.is_over
+    assert st.family.deal == 2 and not st.is_over
     assert _antes(st, 2) == []  # nobody folded: nobody antes
     assert net(st) == [-4, 2, -4]  # seat 1 takes the pot of 3, seats 2 and 0 pay 3 each
     assert st.pot() == 6
@@ -192,7 +192,7 @@ def test_cowboy_draws_four_only_when_keeping_an_ace() -> None:
     with pytest.raises(IllegalActionError):
         st.apply(draw_action([0, 1, 2, 4]))  # throws the ace away
     st.apply(draw_action([0, 1, 2, 3]))
-    assert st.cards[1] == sorted(parse("As Tc Ts Td 9c")) and st.extra["drawn"][1] == 4
+    assert st.cards[1] == sorted(parse("As Tc Ts Td 9c")) and st.family.drawn[1] == 4
     assert len(st.legal_actions()) == 26  # seat 2 holds no ace: three at most
     with pytest.raises(IllegalActionError):
         st.apply(draw_action([0, 1, 2, 3]))
@@ -223,7 +223,7 @@ def test_cowpattie_has_no_draw() -> None:
     play(st, [(1, HIGH), (2, LOW), (3, LOW)])
     assert not any(e.kind == "draw" for e in st.events)
     assert not any(e.kind == "dummy" and e.action >= DRAW_BASE for e in st.events)
-    assert st.extra["deal"] == 2  # the dummy was dealt and shown without a decision
+    assert st.family.deal == 2  # the dummy was dealt and shown without a decision
 
 
 # ----------------------------------------------------------------------- dummy
@@ -238,7 +238,7 @@ def test_the_dummy_draws_and_beats_the_high_winner() -> None:
     assert st.piles["dummy"] == sorted(parse("3d 5c 6d Qc Qd"))
     play(st, [(0, draw_action([0, 1, 2]))])
     # pot 4: seat 1's high half (2) stays, seat 2 takes the low half; seats 1 and 3 pay 4
-    assert st.extra["deal"] == 2
+    assert st.family.deal == 2
     assert _antes(st, 2) == [0]
     assert net(st) == [-2, -5, 1, -5]
     assert st.pot() == 11
@@ -283,7 +283,7 @@ def test_a_scripted_game_replays_exactly() -> None:
     play(st, [(1, HIGH), (2, LOW), (3, LOW), (0, draw_action([0, 1, 2]))])
     play(st, [(1, STAY), (2, STAY), (3, FOLD), (0, FOLD)])
     record = HandRecord.from_json(HandRecord.of(st).to_json())
-    again = record.replay()
+    again = replay(record)
     assert again.payoffs() == st.payoffs() and hand_history(again) == hand_history(st)
 
 

@@ -15,10 +15,10 @@ import pytest
 
 import envs
 from envs.engine.actions import STAY
+from envs.engine.scaling import symlog_units
 from envs.engine.state import State
-from envs.scaling import symlog_units
 from envs.variants import make_game
-from envs.variants.cowboy import MAX_CHIPS, chip_bound, deal_limit
+from envs.variants.cowboy.rules import MAX_CHIPS, chip_bound, deal_limit
 from tests.variants.cowboy_script import FOLD, HIGH, LOW, PAT, deal, net, play
 
 KINGS = "Kc Kd 9h 7s 2d"
@@ -53,7 +53,7 @@ def test_a_seat_that_lost_more_than_2_to_60_still_antes_in_full() -> None:
     play(st, [(1, STAY), (2, STAY), (0, STAY), (1, PAT), (2, PAT), (0, PAT), (1, HIGH), (2, LOW), (0, HIGH)])
     assert net(st) == [BIG // 2, -4 * BIG, BIG // 2] and st.pot() == 3 * BIG
     play(st, [(1, FOLD), (2, FOLD), (0, FOLD)])  # deal 2: nobody stays, deal 3: everyone antes
-    assert st.extra["deal"] == 3
+    assert st.family.deal == 3
     assert _antes(st, 3) == [BIG, BIG, BIG]  # never capped, never negative
     assert net(st) == [-BIG // 2, -5 * BIG, -BIG // 2] and sum(net(st)) + st.pot() == 0
 
@@ -88,12 +88,12 @@ def test_everyone_staying_for_100_deals_keeps_observations_finite_and_rewards_ex
         obs = env.observe(env.agent_selection)
         vector = obs["observation"]
         if not np.isfinite(vector).all():
-            not_finite.append(st.extra["deal"])
+            not_finite.append(st.family.deal)
         pot_values.append((st.pot(), vector[table.offset]))
-        assert st.pot() <= chip_bound(n, 1, None, st.extra["deal"])
+        assert st.pot() <= chip_bound(n, 1, None, st.family.deal)
         legal = np.flatnonzero(obs["action_mask"])
         env.step(STAY if STAY in legal else int(rng.choice(legal)))
-    assert st.truncated and st.extra["deal"] == 100
+    assert st.truncated and st.family.deal == 100
     assert not not_finite, f"observations with inf or nan from deal {not_finite[0]} on"
     assert max(pot for pot, _ in pot_values) > 1e60  # the pots really grew past what float32 holds
     for pot, value in pot_values:  # the signed log of antes, small pots and huge ones

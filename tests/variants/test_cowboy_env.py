@@ -14,6 +14,7 @@ aces, so that every seat's legal draws stay the same.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -26,10 +27,11 @@ import envs
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, NUM_DRAWS, STAY, draw_action
 from envs.engine.cards import parse, rank_of
+from envs.engine.observation import Piece, Tracker
 from envs.engine.state import State
-from envs.observation import Piece, Tracker
-from envs.pieces_cowboy import cowboy_pieces
-from envs.variants.cowboy_deal import DUMMY, split_hand
+from envs.variants import VARIANTS
+from envs.variants.cowboy.deal import DUMMY, split_hand
+from envs.variants.cowboy.pieces import cowboy_pieces
 from tests.envs.cases import OPTIONS, PLAYER_RANGE
 from tests.envs.test_no_leak import handed
 from tests.variants.cowboy_script import FOLD, HIGH, LOW, PAT, stacked
@@ -47,7 +49,7 @@ def _is_draw(action: int) -> bool:
 def _drawing_hand(state: State) -> list[int]:
     seat = state.current_seat
     assert seat is not None
-    return state.piles[DUMMY] if state.extra["phase"] == "dummy" else state.cards[seat]
+    return state.piles[DUMMY] if state.family.phase == "dummy" else state.cards[seat]
 
 
 def _play(
@@ -151,7 +153,8 @@ class _Peek(Piece):
 
 
 def test_the_no_leak_check_can_fail() -> None:
-    env = DealersChoiceEnv("cowboy", lambda game: [*cowboy_pieces(game), _Peek()], num_players=3)
+    leaky = dataclasses.replace(VARIANTS["cowboy"], pieces=lambda game: [*cowboy_pieces(game), _Peek()])
+    env = DealersChoiceEnv(leaky, num_players=3)
     assert first_leak(env, 5) is not None
 
 
@@ -199,7 +202,7 @@ def test_only_the_chooser_sees_the_dummy_and_the_summary_keeps_the_showdown() ->
     summary = _piece(env, "player_2", "showdowns")
     assert np.flatnonzero(summary[:52]).tolist() == sorted(parse(HANDS[2]))  # relative seat 0: its own hand
     env.step(draw_action([0, 1, 2]))
-    assert env.unwrapped.state.extra["deal"] == 2
+    assert env.unwrapped.state.family.deal == 2
     chips = _piece(env, "player_0", "chips")  # in antes on the signed log scale
     np.testing.assert_allclose(chips, _symlog([11, 11, -2, -5, 1, -5]), rtol=1e-6)
     paid = _piece(env, "player_0", "showdowns").reshape(-1)[1 * 58 + 57]  # relative seat 1 = player_1

@@ -16,7 +16,7 @@ from envs.engine.hands import cowpie_splits, evaluate_high, high_category
 from envs.engine.history import hand_history
 from envs.engine.state import State
 from envs.variants import make_game
-from envs.variants.cowpie import ALL_SPLITS, split_cards
+from envs.variants.cowpie.rules import ALL_SPLITS, split_cards
 from tests.variants.cowpie_helpers import DOWN, call_down, deal, in_split, split_all, split_for
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from envs.cowpie_v0 import env as cowpie_env
 
 import envs
-from envs.cowpie_v0 import env as cowpie_env
 from envs.engine.actions import BRING_IN, CHECK_CALL, RAISE, SPLIT_BASE, split_action
 from envs.engine.cards import parse
 from envs.engine.hands import cowpie_splits, evaluate_high

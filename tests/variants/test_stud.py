@@ -18,7 +18,7 @@ from envs.engine.cards import parse
 from envs.engine.errors import IllegalActionError
 from envs.engine.hands import evaluate_high
 from envs.engine.history import HandRecord
-from envs.variants import make_game
+from envs.variants import make_game, replay
 from tests.variants.scripted import act, call_down, stud_deck
 
 
@@ -402,4 +402,4 @@ def test_reused_burned_cards_replay_when_the_caller_shares_the_generator() -> No
         rng.integers(10)  # a random bot's draw between decisions
         st.apply(BRING_IN if BRING_IN in st.legal_actions() else CHECK_CALL)
     assert any(e.kind == "reshuffle" for e in st.events)
-    assert HandRecord.of(st).replay().payoffs() == st.payoffs()
+    assert replay(HandRecord.of(st)).payoffs() == st.payoffs()

@@ -52,7 +52,7 @@ def _our_hand(name: str, n: int, seed: int, stack: int | None) -> State:
 
 def _has_odd_chips(state: State) -> bool:
     """Awards that are not equal divisions (odd chips) follow our rule, not PokerKit's."""
-    return bool(state.extra.get("odd_chips"))
+    return state.odd_chips
 
 
 def _pokerkit_payoffs(name: str, state: State, stack: int) -> list[int]:

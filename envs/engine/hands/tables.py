@@ -293,11 +293,11 @@ def cache_dir() -> Path:
 
 
 def cache_path() -> Path:
-    """Cache file for this package version and this table code."""
-    from envs import __version__
-
+    """Cache file for this table code: its format number and a digest of this very file,
+    so any change to how tables are built makes a new cache (the engine names no package
+    version: it imports nothing outside itself)."""
     source = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=8).hexdigest()
-    return cache_dir() / f"hand-tables-{__version__}-f{TABLE_FORMAT}-{source}.npz"
+    return cache_dir() / f"hand-tables-f{TABLE_FORMAT}-{source}.npz"
 
 
 def _load(path: Path) -> Tables | None:
