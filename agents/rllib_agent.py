@@ -12,7 +12,9 @@ likely legal action (``greedy=True``), and it refuses a table other than the one
 trained on (variant, players, options: read from the checkpoint's ``env_config``).
 
 Ray is imported only when a checkpoint is loaded; without it the error says how to
-install it.
+install it. RLlib's checkpoints are pickles (the module's class and constructor
+arguments, the algorithm's config): load only checkpoints you trust. Our own ``.pt``
+checkpoints are read with ``weights_only=True`` and carry no code.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 import torch
 
 from agents.neural import Layout, LayoutError, NeuralAgent
+from envs.rllib import EnvConfig
 
 MODULES = Path("learner_group", "learner", "rl_module")
 MARKER = "rllib_checkpoint.json"  # written by RLlib in every checkpoint directory it saves
@@ -119,7 +122,6 @@ def load_rllib_agent(
     root, module_dir = find_checkpoint(Path(path))
     module_path = choose_module(root, module_dir)
     try:
-        from envs.rllib import EnvConfig  # noqa: I001 (Ray first: its absence is the likely error)
         from ray.rllib.core.rl_module.rl_module import RLModule
     except ImportError as err:
         raise ValueError(f"{INSTALL_HINT} ({err})") from None

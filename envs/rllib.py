@@ -242,22 +242,30 @@ def check_env(env: RLlibAdapter, *, episodes: int = 20, seed: int = 0) -> None:
     ``AssertionError`` naming what is wrong (RLlib's own check samples unmasked actions,
     which this env rightly refuses)."""
     rng = np.random.default_rng(seed)
+    seats = set(env.possible_agents)
     for episode in range(episodes):
         obs, _ = env.reset(seed=seed + episode)
         for _ in range(100_000):
-            assert len(obs) == 1, f"expected one agent to act, got {sorted(obs)}"
+            _expect(len(obs) == 1, f"expected one agent to act, got {sorted(obs)}")
             ((agent, ob),) = obs.items()
-            assert env.observation_spaces[agent].contains(ob), f"{agent}'s observation is outside its space"
+            _expect(env.observation_spaces[agent].contains(ob), f"{agent}'s observation is outside its space")
             legal = np.flatnonzero(ob[MASK_KEY])
-            assert legal.size, f"{agent} is to act with an empty mask"
+            _expect(legal.size > 0, f"{agent} is to act with an empty mask")
             obs, rewards, terminateds, truncateds, _ = env.step({agent: int(rng.choice(legal))})
-            assert set(rewards) <= set(env.possible_agents) and "__all__" in terminateds and "__all__" in truncateds
+            _expect(set(rewards) <= seats, f"rewards for unknown agents: {sorted(set(rewards) - seats)}")
+            _expect("__all__" in terminateds and "__all__" in truncateds, "done dicts need the '__all__' key")
             if terminateds["__all__"] or truncateds["__all__"]:
-                assert set(obs) == set(rewards) == set(env.possible_agents), "the last step must report every seat"
-                assert abs(sum(rewards.values())) < 1e-6, f"results {rewards} do not sum to zero"
+                _expect(set(obs) == set(rewards) == seats, f"the last step reports {sorted(obs)}, not every seat")
+                _expect(abs(sum(rewards.values())) < 1e-6, f"results {rewards} do not sum to zero")
                 break
         else:
             raise AssertionError("an episode did not end within 100,000 steps")
+
+
+def _expect(ok: bool, message: str) -> None:
+    """A failed check (an ``AssertionError`` that ``python -O`` does not strip)."""
+    if not ok:
+        raise AssertionError(message)
 
 
 # --------------------------------------------------------------- PPO recipe

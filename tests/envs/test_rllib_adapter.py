@@ -179,3 +179,17 @@ def test_without_rllib_the_env_class_says_how_to_install_it(monkeypatch: pytest.
         envs.rllib.RLlibEnv  # noqa: B018 (the attribute access builds the class)
     with pytest.raises(AttributeError, match="has no attribute 'Nothing'"):
         envs.rllib.Nothing  # noqa: B018
+
+
+class _ForgetsASeat(RLlibAdapter):
+    """A broken adapter: the last step leaves out one seat."""
+
+    def _final_step(self) -> tuple:
+        obs, rewards, terminateds, truncateds, infos = super()._final_step()
+        lost = self.possible_agents[-1]
+        return {a: o for a, o in obs.items() if a != lost}, rewards, terminateds, truncateds, infos
+
+
+def test_check_env_catches_a_last_step_without_every_seat() -> None:
+    with pytest.raises(AssertionError, match="the last step reports \\['player_0'\\], not every seat"):
+        check_env(_ForgetsASeat({"variant": "stud"}), episodes=1)
