@@ -1,5 +1,6 @@
 """One private Ray instance on this machine for every test here (loopback only, no
-dashboard), shut down after the last one. Skipped without the ``ray`` extra."""
+dashboard), shut down after the last one. Each test module skips itself without the
+``ray`` extra."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest.importorskip("ray", reason='needs the ray extra: pip install -e ".[dev,ray]"')
-
 from agents.ray_cluster import ray_session
+
+NEEDS_RAY = 'needs the ray extra: pip install -e ".[dev,ray]"'
 
 CPUS = 2
 

@@ -7,10 +7,13 @@ import ipaddress
 import os
 from pathlib import Path
 
-import psutil
 import pytest
 
 import evaluate
+from tests.distributed.conftest import NEEDS_RAY
+
+pytest.importorskip("ray", reason=NEEDS_RAY)
+psutil = pytest.importorskip("psutil", reason=NEEDS_RAY)  # a dependency of Ray
 
 STRONG = "tests.evaluate.bots:PairRaiser"  # a user's module:Class bot, imported by the Ray workers
 

@@ -16,6 +16,9 @@ from agents.nets import log_probs
 from agents.rllib_agent import MODULES
 from envs.rllib import MASK_KEY, OBS_KEY, RLlibAdapter
 from examples.rllib_ppo import Config, Summary, build, main
+from tests.distributed.conftest import NEEDS_RAY
+
+pytest.importorskip("ray.rllib", reason=NEEDS_RAY)
 
 TINY = {"batch": 256, "minibatch": 64, "epochs": 1, "hidden": 32, "envs_per_runner": 4}
 
