@@ -64,10 +64,11 @@ class RLlibModuleNet:
 
 
 def find_checkpoint(path: Path) -> tuple[Path, Path | None]:
-    """``(checkpoint root, module directory or None)`` for a checkpoint or module directory."""
+    """``(checkpoint root, module directory or None)`` for a checkpoint or module directory,
+    as absolute paths (RLlib reads checkpoints through pyarrow, which refuses relative ones)."""
+    path = path.resolve()
     if (path / MARKER).is_file() and (path / MODULES).is_dir():
         return path, None
-    path = path.resolve()
     depth = len(MODULES.parts)  # a module directory sits this deep below the checkpoint root
     root = path.parents[depth] if len(path.parents) > depth else None
     if root is not None and path.parent == root / MODULES and (root / MARKER).is_file():

@@ -99,3 +99,10 @@ def test_per_seat_modules_are_named_one_by_one(local_ray: int, tmp_path: Path) -
     bot = agents.load(str(tmp_path / MODULES / "player_1"), seed=0)
     assert bot.name == f"rllib@{tmp_path.name}/player_1"
     assert agents.run_match("stud", [bot, "random"], deals=2, seed=0).sets == 2
+
+
+def test_a_relative_checkpoint_path_loads(trained: Summary, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RLlib reads checkpoints through pyarrow, which refuses relative paths."""
+    monkeypatch.chdir(trained.checkpoint.parent)
+    for spec in (trained.checkpoint.name, str(Path(trained.checkpoint.name) / MODULES / "shared")):
+        assert agents.run_match("stud", [agents.load(spec, seed=0), "random"], deals=2).sets == 2

@@ -15,10 +15,12 @@ from envs.registry import make_raw
 from envs.rllib import (
     MASK_KEY,
     OBS_KEY,
+    SEAT_RETURNS,
     SHARED_MODULE,
     EnvConfig,
     RLlibAdapter,
     check_env,
+    log_seat_returns,
     module_ids,
     policy_mapping,
 )
@@ -193,3 +195,37 @@ class _ForgetsASeat(RLlibAdapter):
 def test_check_env_catches_a_last_step_without_every_seat() -> None:
     with pytest.raises(AssertionError, match="the last step reports \\['player_0'\\], not every seat"):
         check_env(_ForgetsASeat({"variant": "stud"}), episodes=1)
+
+
+def test_seat_returns_are_logged_for_every_seat_from_the_final_infos() -> None:
+    """The callback reads any acting seat's final info, which holds every seat's result
+    (RLlib keeps no episode for a seat that never acted)."""
+    env = RLlibAdapter({"variant": "chowaha", "num_players": 3})
+    obs, _ = env.reset(seed=3, options={"button": 0})
+    while True:
+        ((agent, _),) = obs.items()
+        obs, rewards, terminateds, _, infos = env.step({agent: FOLD})
+        if terminateds["__all__"]:
+            break
+
+    class AgentEpisode:  # what RLlib keeps of a seat that acted: its infos
+        def __init__(self, info: dict) -> None:
+            self.info = info
+
+        def get_infos(self, index: int) -> dict:
+            assert index == -1
+            return self.info
+
+    class Episode:
+        def __init__(self) -> None:
+            self.agent_episodes = {"player_0": AgentEpisode(infos["player_0"])}  # the walker is missing
+
+    logged: dict = {}
+
+    class Logger:
+        def log_value(self, key: tuple, value: float, **kwargs: object) -> None:
+            assert kwargs["reduce"] == "mean"
+            logged[key] = value
+
+    log_seat_returns(episode=Episode(), metrics_logger=Logger())
+    assert logged == {(SEAT_RETURNS, a): rewards[a] for a in env.possible_agents}
