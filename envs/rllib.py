@@ -44,8 +44,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.aec import DealersChoiceEnv
-from envs.engine.options import check_choice
-from envs.engine.record import quoted
+from envs.engine.options import check_choice, quoted
 from envs.registry import get_spec, make_raw
 from envs.variants import get_variant
 
