@@ -65,7 +65,19 @@ def ray_results(jobs: list[runner.Job], bar: tqdm) -> Iterator[tuple[int, MatchR
                 for ref in done:
                     bar.update(pending.pop(ref))
                 continue
-            yield ray.get(ordered.popleft())
+            yield _result(ray, ordered.popleft())
     finally:
         for ref in pending:
             ray.cancel(ref)
+
+
+def _result(ray: Any, ref: Any) -> tuple[int, MatchResult]:
+    """A chunk's result. A task's error is raised as the error the task raised (a
+    ``BotError`` naming the bot, say), not as Ray's wrapper around it: evaluate.py then
+    reports it exactly as when the chunk is played in this process."""
+    try:
+        return ray.get(ref)  # type: ignore[no-any-return]
+    except ray.exceptions.RayTaskError as err:
+        if isinstance(err.cause, Exception):
+            raise err.cause from None
+        raise
