@@ -25,6 +25,7 @@ Examples::
     python evaluate.py cowboy call random --option match_cap=8 --players 3
     python evaluate.py chowaha runs/ppo/agent.pt heuristic --option betting=no_limit --histories both
     python evaluate.py stud heuristic submitted.bot:MyBot --tournament --isolate --decision-timeout 2
+    python evaluate.py stud heuristic random --deals 100000 --ray auto
 
 ``main(argv)`` is importable and returns the report dict.
 """
@@ -37,7 +38,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -110,6 +111,10 @@ class EvalConfig:
     that fails forfeits its match instead of stopping the run."""
     decision_timeout: float = DECISION_TIMEOUT
     """Seconds a bot may take per decision (with ``isolate``)."""
+    ray: str | None = None
+    """Play on Ray instead of local processes: ``"local"`` (a private loopback instance),
+    ``"auto"``, ``"ray://HOST:10001"`` or ``"HOST:PORT"`` (see ``evaluation.ray_cluster``).
+    Results do not depend on it."""
 
     def __post_init__(self) -> None:
         self.variant = get_spec(self.variant).variant  # accepts stud_v0; names what exists on error
@@ -135,6 +140,10 @@ class EvalConfig:
             (
                 isinstance(self.decision_timeout, (int, float)) and 0 < self.decision_timeout < float("inf"),
                 f"decision_timeout={self.decision_timeout!r}: expected seconds > 0",
+            ),
+            (
+                self.ray is None or self.workers == 0,
+                "--workers does not apply with --ray (Ray uses the cluster's CPUs)",
             ),
         ]
         for ok, message in checks:
@@ -178,12 +187,14 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
         )
         for group in groups
     ]
-    workers = _workers(config.workers, config.deals * len(specs))
     names = unique_names(config.bots)
     writer = HistoryWriter(directory, config.histories, names) if directory is not None and config.histories else None
     try:
         sink = None if writer is None else writer.sink(groups)
-        results = play_matches(specs, config.deals, workers=workers, progress=config.progress, on_histories=sink)
+        with _ray_or_processes(config, config.deals * len(specs)) as workers:
+            results = play_matches(
+                specs, config.deals, workers=workers, progress=config.progress, on_histories=sink, ray=bool(config.ray)
+            )
     finally:
         if writer is not None:
             writer.close()
@@ -198,7 +209,18 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
         report["bots_summary"] = [_bot_row(s) for s in summarize_match(results[0], list(config.bots))]
     seconds = time.perf_counter() - start
     report["run"] = {"workers": workers, "seconds": round(seconds, 3), "hands_per_second": report["hands"] / seconds}
+    if config.ray:
+        report["run"]["ray"] = config.ray  # workers: the CPUs Ray offered
     return clean(report)
+
+
+def _ray_or_processes(config: EvalConfig, deals: int) -> AbstractContextManager[int]:
+    """The workers to size chunks for: Ray's CPUs while connected (``--ray``), else local processes."""
+    if config.ray:
+        from evaluation.ray_cluster import ray_session  # Ray is imported only with --ray
+
+        return ray_session(config.ray)
+    return nullcontext(_workers(config.workers, deals))
 
 
 def _workers(asked: int, deals: int) -> int:
@@ -354,6 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("-w", "--workers", type=int, default=0,
         help="processes (default 0: all cores, at most one per 500 deals; capped at the cores); "
         "results do not change")  # fmt: skip
+    add("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+        help="play on Ray: a private instance on this machine (no ADDRESS), 'auto' (the cluster started "
+        "here by `ray start --head`), ray://HOST:10001 or HOST:PORT; results do not change (ray extra)")  # fmt: skip
     add("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals (default 1000)")
     add("--out", default=None,
         help="output directory (default runs/evaluate/<variant>-<time>); its files are replaced "
@@ -396,6 +421,7 @@ def config_from_args(argv: list[str] | None = None) -> EvalConfig:
         progress=args.progress,
         isolate=args.isolate,
         decision_timeout=DECISION_TIMEOUT if args.decision_timeout is None else args.decision_timeout,
+        ray=args.ray,
     )
 
 

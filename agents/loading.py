@@ -9,6 +9,8 @@ spec                bot
 ``path/to/x.pt``    a trained checkpoint (see ``agents.checkpoint``; a
                     Stable-Baselines3 ``.zip`` is refused with how to wrap it
                     in ``agents.sb3.SB3Agent``)
+``path/to/dir``     an RLlib checkpoint directory, or one module's directory in
+                    it (see ``agents.rllib_agent``; needs the ``ray`` extra)
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
 
@@ -80,7 +82,12 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         from agents.checkpoint import load_agent
 
         return load_agent(spec, seed=seed, **kwargs)
+    if Path(spec).is_dir():  # what RLlib's Algorithm.save writes; Ray is imported only here
+        from agents.rllib_agent import load_rllib_agent
+
+        return load_rllib_agent(spec, seed=seed, **kwargs)
     if ":" in spec:
         return _from_path(spec, seed)
-    known = ", ".join([*BUILTIN, *LAZY, "heuristic:<style>", "a checkpoint path", "module:Class"])
+    kinds = ["heuristic:<style>", "a checkpoint path", "an RLlib checkpoint directory", "module:Class"]
+    known = ", ".join([*BUILTIN, *LAZY, *kinds])
     raise ValueError(f"unknown bot spec {spec!r}; use one of: {known}")

@@ -190,11 +190,15 @@ def play_matches(
     workers: int = 1,
     progress: bool = True,
     on_histories: HistorySink | None = None,
+    ray: bool = False,
 ) -> list[MatchResult]:
     """Play ``deals`` deals of every match; one merged :class:`MatchResult` per spec.
 
     ``on_histories(index, spec, hands)`` receives each chunk's hands in deal order (the
-    histories are dropped from the results afterwards, to bound memory).
+    histories are dropped from the results afterwards, to bound memory). ``ray``: play
+    the chunks as Ray tasks on the Ray this process is connected to
+    (:mod:`evaluation.ray_runner`; ``workers`` then only sizes the chunks: pass the CPUs
+    that :func:`evaluation.ray_cluster.ray_session` yields); the results are the same.
     """
     if deals < 1:
         raise ValueError(f"deals={deals} is not allowed: play at least one deal")
@@ -207,7 +211,7 @@ def play_matches(
     forfeited: set[int] = set()
     try:
         with tqdm(total=total, unit="hand", disable=not progress, dynamic_ncols=True) as bar:
-            for index, part in _results(jobs, workers, bar, forfeited):
+            for index, part in _results(jobs, workers, bar, forfeited, ray):
                 if on_histories is not None and specs[index].histories is not None:
                     on_histories(index, specs[index], part.hands)
                 for hand in part.hands:
@@ -220,9 +224,16 @@ def play_matches(
     return [MatchResult.merge(p) for p in parts]
 
 
-def _results(jobs: list[Job], workers: int, bar: tqdm, forfeited: set[int]) -> Iterator[tuple[int, MatchResult]]:
+def _results(
+    jobs: list[Job], workers: int, bar: tqdm, forfeited: set[int], ray: bool = False
+) -> Iterator[tuple[int, MatchResult]]:
     """Chunk results in job order: here hand by hand (skipping matches already
-    forfeited), or from a pool chunk by chunk."""
+    forfeited), or from a pool (or Ray) chunk by chunk."""
+    if ray:
+        from evaluation.ray_runner import ray_results  # Ray is imported only when asked for
+
+        yield from ray_results(jobs, bar)
+        return
     if workers == 1:
         for job in jobs:
             if job[0] not in forfeited:
