@@ -192,8 +192,9 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
     try:
         sink = None if writer is None else writer.sink(groups)
         with _ray_or_processes(config, config.deals * len(specs)) as workers:
+            backend = _ray_backend() if config.ray else None
             results = play_matches(
-                specs, config.deals, workers=workers, progress=config.progress, on_histories=sink, ray=bool(config.ray)
+                specs, config.deals, workers=workers, progress=config.progress, on_histories=sink, backend=backend
             )
     finally:
         if writer is not None:
@@ -212,6 +213,13 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
     if config.ray:
         report["run"]["ray"] = config.ray  # workers: the CPUs Ray offered
     return clean(report)
+
+
+def _ray_backend() -> Any:
+    """Chunks as Ray tasks (Ray and this module's Ray code are imported only when asked for)."""
+    from evaluation.ray_runner import ray_results
+
+    return ray_results
 
 
 def _ray_or_processes(config: EvalConfig, deals: int) -> AbstractContextManager[int]:

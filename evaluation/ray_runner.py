@@ -1,7 +1,7 @@
 """Chunks of deals as Ray tasks: ``evaluate.py --ray [ADDRESS]``.
 
 :func:`evaluation.runner.play_matches` cuts every match into chunks of consecutive deals;
-with ``ray=True`` each chunk becomes a Ray task (one CPU each) instead of a job for a
+with ``backend=ray_results`` each chunk becomes a Ray task (one CPU each) instead of a job for a
 local process pool, on whatever Ray is connected (:func:`evaluation.ray_cluster.ray_session`:
 a private instance on this machine or a cluster). A task plays its chunk exactly as a
 pool worker does (:func:`evaluation.runner.play_chunk`: every deal and every bot seeded per

@@ -78,6 +78,7 @@ class HandHistory:
 
 Job = tuple[int, MatchSpec, range]
 HistorySink = Callable[[int, MatchSpec, list[HandRecordLite]], None]
+Backend = Callable[[list[Job], tqdm], Iterator[tuple[int, MatchResult]]]  # plays chunks elsewhere (Ray)
 
 _BOTS: dict[tuple[str, int], Any] = {}  # per process: bots loaded once, reseeded per hand
 _ISOLATED: dict[tuple[str, int, float], IsolatedBot] = {}  # per process: bot processes, reused while alive
@@ -190,15 +191,16 @@ def play_matches(
     workers: int = 1,
     progress: bool = True,
     on_histories: HistorySink | None = None,
-    ray: bool = False,
+    backend: Backend | None = None,
 ) -> list[MatchResult]:
     """Play ``deals`` deals of every match; one merged :class:`MatchResult` per spec.
 
     ``on_histories(index, spec, hands)`` receives each chunk's hands in deal order (the
-    histories are dropped from the results afterwards, to bound memory). ``ray``: play
-    the chunks as Ray tasks on the Ray this process is connected to
-    (:mod:`evaluation.ray_runner`; ``workers`` then only sizes the chunks: pass the CPUs
-    that :func:`evaluation.ray_cluster.ray_session` yields); the results are the same.
+    histories are dropped from the results afterwards, to bound memory). ``backend``:
+    plays the chunks elsewhere, ``(jobs, bar) -> chunk results in job order``
+    (:func:`evaluation.ray_runner.ray_results` plays them as Ray tasks on the Ray this
+    process is connected to; ``workers`` then only sizes the chunks: pass the CPUs that
+    :func:`evaluation.ray_cluster.ray_session` yields); the results are the same.
     """
     if deals < 1:
         raise ValueError(f"deals={deals} is not allowed: play at least one deal")
@@ -211,7 +213,8 @@ def play_matches(
     forfeited: set[int] = set()
     try:
         with tqdm(total=total, unit="hand", disable=not progress, dynamic_ncols=True) as bar:
-            for index, part in _results(jobs, workers, bar, forfeited, ray):
+            chunks_done = backend(jobs, bar) if backend is not None else _results(jobs, workers, bar, forfeited)
+            for index, part in chunks_done:
                 if on_histories is not None and specs[index].histories is not None:
                     on_histories(index, specs[index], part.hands)
                 for hand in part.hands:
@@ -224,16 +227,9 @@ def play_matches(
     return [MatchResult.merge(p) for p in parts]
 
 
-def _results(
-    jobs: list[Job], workers: int, bar: tqdm, forfeited: set[int], ray: bool = False
-) -> Iterator[tuple[int, MatchResult]]:
+def _results(jobs: list[Job], workers: int, bar: tqdm, forfeited: set[int]) -> Iterator[tuple[int, MatchResult]]:
     """Chunk results in job order: here hand by hand (skipping matches already
-    forfeited), or from a pool (or Ray) chunk by chunk."""
-    if ray:
-        from evaluation.ray_runner import ray_results  # Ray is imported only when asked for
-
-        yield from ray_results(jobs, bar)
-        return
+    forfeited), or from a pool chunk by chunk."""
     if workers == 1:
         for job in jobs:
             if job[0] not in forfeited:
