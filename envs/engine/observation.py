@@ -370,3 +370,18 @@ def describe(pieces: Sequence[Piece], vector: np.ndarray) -> str:
         shown = ", ".join(f"{i}={part[i]:g}" for i in nz[:24]) + (" ..." if len(nz) > 24 else "")
         out.append(f"{p.name}: {shown or '-'}")
     return "\n".join(out)
+
+
+def betting_pieces(num_players: int, raise_cap: int | None, street_labels: Sequence[str]) -> list[Piece]:
+    """The pieces every betting game shares, in their order: the pot and the round,
+    chips, the street, the position, who is in, and the public action history (one
+    block per street)."""
+    n = num_players
+    return [
+        Betting(raise_cap),
+        Chips(n),
+        Street(street_labels),
+        Position(n),
+        InHand(n),
+        History(len(street_labels), n),
+    ]

@@ -12,17 +12,12 @@ from __future__ import annotations
 
 from envs.engine.events import Event, EventKind
 from envs.engine.observation import (
-    Betting,
     CardBlock,
-    Chips,
     Community,
-    History,
-    InHand,
     Piece,
-    Position,
     Shown,
-    Street,
     Tracker,
+    betting_pieces,
 )
 from envs.engine.state import Game
 from envs.variants.chowaha.rules import BOARDS, LAYOUT
@@ -52,11 +47,6 @@ def chowaha_pieces(game: Game) -> list[Piece]:
     return [
         HoleCards(),
         Community(len(LAYOUT), LAYOUT, board_groups()),
-        Betting(game.options.raise_cap),
-        Chips(n),
-        Street([s.label for s in streets]),
-        Position(n),
-        InHand(n),
-        History(len(streets), n),
+        *betting_pieces(n, game.options.raise_cap, [s.label for s in streets]),
         Shown(n),
     ]

@@ -9,18 +9,13 @@ pots are declared.
 from __future__ import annotations
 
 from envs.engine.observation import (
-    Betting,
-    Chips,
     Community,
     Declarations,
-    History,
-    InHand,
     OwnCards,
     Piece,
-    Position,
     Shown,
-    Street,
     UpCards,
+    betting_pieces,
 )
 from envs.engine.state import Game
 
@@ -32,14 +27,7 @@ def stud_pieces(game: Game) -> list[Piece]:
     pieces: list[Piece] = [OwnCards(sum(len(s.deal) for s in streets)), UpCards(n)]
     if any(s.community_when_short for s in streets):
         pieces.append(Community(1))
-    pieces += [
-        Betting(game.options.raise_cap),
-        Chips(n),
-        Street([s.label for s in streets]),
-        Position(n),
-        InHand(n),
-        History(len(streets), n),
-    ]
+    pieces += betting_pieces(n, game.options.raise_cap, [s.label for s in streets])
     if any(share.declared for share in game.pot_shares):
         pieces.append(Declarations(n))
     pieces.append(Shown(n))
