@@ -140,7 +140,7 @@ def _start(record: HandRecord, game: Game) -> State:
     if record.version == 1:  # rng_state is after the shuffle: the whole deck is given
         return game.new_state(rng, button=record.button, deck=record.deck)
     stacked = record.deck[: record.stacked] if record.stacked else None
-    state = game.new_state(rng, button=record.button, deck=stacked)
+    state = game.new_state(rng, button=record.button, deck=stacked, hand=record.hand)
     for i, (mine, theirs) in enumerate(zip(record.deck, state.initial_deck, strict=True)):
         if mine != theirs:
             raise RecordMismatchError(
