@@ -31,7 +31,7 @@ def stud_pieces(game: Game) -> list[Piece]:
     n, streets = game.num_players, game.streets
     pieces: list[Piece] = [OwnCards(sum(len(s.deal) for s in streets)), UpCards(n)]
     if any(s.community_when_short for s in streets):
-        pieces.append(Community(1))
+        pieces.append(Community(1, ("community card",)))
     pieces += [
         Betting(game.options.raise_cap),
         Chips(n),
