@@ -302,7 +302,7 @@ class HandRecord:
             decisions=list(state.decisions),
             payoffs=None if state.payoff is None else list(state.payoff),
             version=FORMAT_VERSION,
-            stacks=[None if state.unlimited[s] else state.start_stack[s] for s in range(state.n)],
+            stacks=list(state.table_stacks),
             stacked=state.stacked,
             dealt={place: format_dealt(cards) for place, cards in dealt_of(state).items()},
             hand=state.hand,

@@ -230,6 +230,7 @@ class State:
         self.folded = [False] * n
         self.n_live = n
         stacks = stacks_for(getattr(game.options, "stack", None), n)
+        self.table_stacks = list(stacks)  # as the table was built (None: unlimited); records keep these
         self.unlimited = [s is None for s in stacks]  # no cap on what the seat puts in
         self.start_stack = [0 if s is None else s for s in stacks]  # unlimited: a balance from 0
         self.stack = list(self.start_stack)
@@ -438,7 +439,8 @@ class State:
         choice naming the game) must return 0 from ``finish``, the new program's first
         step.
 
-        Only before anything has happened at the table (no chip put in, no card dealt):
+        Only before anything has happened at the table (no chip put in, no card dealt;
+        ``table_stacks`` keeps what the table was built with, for records):
         the table's shuffled stub keeps its order, restricted to the cards of ``game``'s
         deck (toy stud's twelve); the other cards are set aside in the pile
         ``"set aside"``, so ``card_locations`` still holds the table's whole deck.

@@ -25,10 +25,11 @@ from envs.variants.mixed.rules import (
 RULES = """\
 The home game this project is named after: one table, many games. Two to twenty
 players; the games that may be dealt are listed (``games``; default: every game dealt
-one hand at a time that seats the table: stud, razz, stud_hilo, stud_hilo_declare,
-cowpie and chowaha heads-up to seven-handed, with five_card_stud up to ten and chowaha
-alone beyond; toy_stud, a game for exact solving, only when listed; a listed Cowboy
-game is played as a whole game when chosen). Each hand starts with the choice:
+one hand at a time that seats the table: stud, razz, stud_hilo and stud_hilo_declare
+up to eight players, cowpie up to seven, five_card_stud up to ten, chowaha up to
+twenty; toy_stud, a game for exact solving on twelve cards, only when listed; a listed
+Cowboy game is played as a whole game when chosen, so one episode is a hand or, then, a
+game). Each hand starts with the choice:
 ``choice="dealer"`` (default): the player on the button names the game (actions
 ``choose_<game>``), a decision everyone sees; ``"rotate"``: the list in order,
 ``hands_per_game`` hands each (default one orbit); ``"random"``: uniform over the list
