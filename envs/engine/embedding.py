@@ -49,13 +49,14 @@ class MergedLayout:
 
 
 def merge_layouts(layouts: Sequence[Sequence[Piece]], owners: Sequence[str]) -> MergedLayout:
-    """Merge the games' piece lists (``layouts[g]``, game ``g`` called ``owners[g]`` in
-    the names of slices that would otherwise clash).
+    """Merge the games' piece lists (``layouts[g]``, game ``g`` of the family
+    ``owners[g]``, which names slices that would otherwise clash).
 
     Pieces with the same :meth:`~envs.engine.observation.Piece.merge_key` share a
-    slice when their ``union`` allows it; otherwise each keeps its own. A slice whose
-    name another slice already has is renamed ``<owner>_<name>`` (the Cowboy family's
-    ``chips`` beside the shared ``chips``), so every name in the layout is one slice.
+    slice when their ``union`` allows it; otherwise each keeps its own. Where two
+    slices have one name, a slice of one family's games is renamed ``<family>_<name>``
+    (the Cowboy family's ``chips`` beside the ``chips`` the stud games and Chowaha
+    share), so every name in the layout is one slice.
     """
     groups: dict[tuple[object, ...], list[tuple[int, int]]] = {}  # key -> (game, piece index)
     for g, pieces in enumerate(layouts):
@@ -85,19 +86,33 @@ def _laid_out(
 ) -> MergedLayout:
     """Offsets, unique names and every game's index map for the slices in order."""
     maps = [[np.zeros(0, np.intp)] * len(pieces) for pieces in layouts]
-    names: set[str] = set()
+    _unique_names(slices, owners)
     out: list[Piece] = []
     offset = 0
     for piece, members, slots in slices:
-        if piece.name in names:
-            piece.name = f"{owners[members[0][0]]}_{piece.name}"
-        names.add(piece.name)
         for (g, i), slot in zip(members, slots, strict=True):
             maps[g][i] = offset + np.asarray(slot, dtype=np.intp)
         out.append(piece)
         offset += piece.size
     index_maps = [np.concatenate(m) if m else np.zeros(0, np.intp) for m in maps]
     return MergedLayout(out, index_maps)
+
+
+def _unique_names(slices: list[tuple[Piece, list[tuple[int, int]], list[np.ndarray]]], owners: Sequence[str]) -> None:
+    """Rename clashing slices: one family's slice gets the family's prefix; any clash
+    left (two slices of one family) a number."""
+    count: dict[str, int] = {}
+    for piece, _, _ in slices:
+        count[piece.name] = count.get(piece.name, 0) + 1
+    for piece, members, _ in slices:
+        families = {owners[g] for g, _ in members}
+        if count[piece.name] > 1 and len(families) == 1:
+            piece.name = f"{families.pop()}_{piece.name}"
+    seen: dict[str, int] = {}
+    for piece, _, _ in slices:
+        seen[piece.name] = seen.get(piece.name, 0) + 1
+        if seen[piece.name] > 1:
+            piece.name = f"{piece.name}_{seen[piece.name]}"
 
 
 class EmbeddingTracker(Tracker):

@@ -27,7 +27,10 @@ class GameInPlay(Piece):
     """One-hot: the game in play, then "not named yet" (the dealer is choosing)."""
 
     def __init__(self, names: list[str]) -> None:
-        doc = "one-hot: " + ", ".join(names) + ", not named yet"
+        doc = (
+            "one-hot: " + ", ".join(names) + ", not named yet (every chip amount below is in big bets of the "
+            "table's stakes, whatever unit a game's own piece names)"
+        )
         super().__init__("game", len(names) + 1, doc)
         self.index = {name: i for i, name in enumerate(names)}
 
