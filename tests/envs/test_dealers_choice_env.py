@@ -24,13 +24,14 @@ from envs.variants.mixed.rules import game_kwargs
 from envs.view import view_from_data, view_to_data
 from tests.envs.test_no_leak import handed
 
+SEVEN_HANDED = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "cowpie", "chowaha", "five_card_stud")
 # Tables that list every game of the catalog: two seats for the stud family (toy stud
 # too), Cowpie with its sixth round and no-limit Chowaha; three for the Cowboy family.
 TABLES: list[tuple[int, dict[str, Any]]] = [
     (
         2,
         {
-            "games": ("stud", "razz", "stud_hilo", "stud_hilo_declare", "cowpie", "chowaha", "five_card_stud", "toy_stud"),
+            "games": (*SEVEN_HANDED, "toy_stud"),
             "game_options": {"cowpie": {"bet_after_split": True}, "chowaha": {"betting": "no_limit"}},
         },
     ),
@@ -191,7 +192,8 @@ def test_the_choice_is_public_and_nothing_of_the_deck_shows_before_it() -> None:
         assert env.observe(agent)["observation"][games.index("stud_hilo")] == 1
         view = env.public_view(agent)
         assert view.game == "stud_hilo" and view.game_options.low_qualifier == 8 and view.options is env.game.options
-        assert [e.text for e in view.events if e.kind == EventKind.CHOOSE] == ["Seven-card stud high-low eight-or-better"]
+        chosen = [e.text for e in view.events if e.kind == EventKind.CHOOSE]
+        assert chosen == ["Seven-card stud high-low eight-or-better"]
         assert view_from_data(view_to_data(view)) == view  # views cross processes whole
 
 

@@ -313,7 +313,7 @@ def test_the_game_is_switched_only_before_play_begins() -> None:
     game = table(2, games=("stud", "razz"))
     st = game.new_state(0)
     choose(st, "stud")
-    with pytest.raises(ValueError, match="cannot switch to razz .*play has begun"):
+    with pytest.raises(ValueError, match=r"cannot switch to razz .*play has begun"):
         st.switch(games_of(game)["razz"])
     with pytest.raises(ValueError, match="built for 3 players"):
         game.new_state(0).switch(make_game("razz", 3))
