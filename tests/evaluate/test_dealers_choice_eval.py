@@ -145,6 +145,7 @@ def test_a_game_may_be_named_by_number_name_or_words(answer: str) -> None:
 
 
 def test_an_unknown_game_is_asked_again() -> None:
-    _, out = _play(["dealers_choice", "--seed", "1", "--hands", "1", "-o", "games=razz,chowaha"], ["holdem", "stud", "q"])
+    argv = ["dealers_choice", "--seed", "1", "--hands", "1", "-o", "games=razz,chowaha"]
+    _, out = _play(argv, ["holdem", "stud", "q"])
     assert "'holdem' is not a legal action here" in out and "'stud' is not a legal action here" in out
     assert "chooses" not in out
