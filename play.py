@@ -90,7 +90,7 @@ class Table:
         n = env.game.num_players
         self.seating.seed([None if seed is None else seed + 7919 * (s + 1) for s in range(n)])
         self.seating.reset()
-        env.reset(seed=seed, options={"button": number % env.game.num_players})
+        env.reset(seed=seed, options={"button": number % env.game.num_players, "hand": number})
         state = env.state
         assert state is not None
         shown = 0
@@ -118,7 +118,7 @@ class Table:
         state = env.state
         assert state is not None
         view = env.public_view(agent)
-        title = f"{env.variant.title}, {state.n} players"
+        title = f"{state.title}, {state.n} players"
         self.prompt.say()
         self.prompt.say(table_text(view, self.names, title, self.draw, unit_name(env)))
         options = options_for(view, state.legal_labels(), self.draw)

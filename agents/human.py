@@ -19,6 +19,8 @@ from typing import TextIO
 
 from envs.engine.actions import DRAW_BASE, NUM_DRAWS, SPLIT_BASE, STAY
 from envs.engine.cards import SUIT_SYMBOLS, format_card, parse
+from envs.variants import get_variant
+from envs.variants.mixed import CHOOSE_PREFIX
 from envs.view import PublicView
 
 QUIT, HISTORY, HELP = ("q", "quit", "exit"), ("h", "history"), ("?", "help")
@@ -146,6 +148,8 @@ def _describe(action: int, name: str, label: str, view: PublicView, draw: Cards)
 
 
 def _words(action: int, name: str, view: PublicView) -> str:
+    if name.startswith(CHOOSE_PREFIX):  # dealer's choice: the person on the button names the game
+        return f"deal {get_variant(name.removeprefix(CHOOSE_PREFIX)).title}"
     if name == "check_call":
         return "check" if view.to_call == 0 else f"call {view.to_call}"
     if name == "raise":
@@ -250,9 +254,9 @@ def match_answer(answer: str, options: Sequence[Option]) -> tuple[int | None, st
     """The action an answer names, or None and what was wrong with it.
 
     Accepted: the number on the list; the action's name or label (``check_call``,
-    ``split_Ah_9d``); the words shown (``call 2``), or their first or last word when
-    only one option has it (``call``, ``low``, ``pat``); the cards of a draw or split
-    (``3c 9s``, ``discard 3♣ 9♠``)."""
+    ``split_Ah_9d``), a dealer's choice game by its name (``razz``); the words shown
+    (``call 2``), or their first or last word when only one option has it (``call``,
+    ``low``, ``pat``); the cards of a draw or split (``3c 9s``, ``discard 3♣ 9♠``)."""
     text = " ".join(answer.lower().split())
     n = len(options)
     if n <= 8:
@@ -266,7 +270,10 @@ def match_answer(answer: str, options: Sequence[Option]) -> tuple[int | None, st
     if any(c.isdigit() and not c.isascii() for c in text):  # ², ①, ٣: str.isdigit() says yes, int() no
         return None, f"{quoted(answer)} is not a number on the list (type the digits 0-9); {allowed}"
     for o in options:
-        if text in (o.name.lower(), o.label.lower(), _plain(o.words).lower()) or text.replace(" ", "_") == o.name:
+        if text in (o.name.lower(), o.label.lower(), _plain(o.words).lower()) or text.replace(" ", "_") in (
+            o.name,
+            o.name.removeprefix(CHOOSE_PREFIX),  # a game by its name: "razz", "stud hilo"
+        ):
             return o.action, ""
     cards = _cards(text)
     hits = [o for o in options if cards and o.cards == cards]

@@ -42,6 +42,8 @@ CASES: list[tuple[str, str, tuple[int, ...], dict[str, Any]]] = [
     ("chowaha no limit", "chowaha", (2, 6), {"betting": "no_limit"}),
     ("five_card_stud", "five_card_stud", (2, 6, 10), {}),
     ("toy_stud", "toy_stud", (2,), {}),
+    ("dealers_choice (dealer)", "dealers_choice", (2, 6), {}),
+    ("dealers_choice (rotate)", "dealers_choice", (2, 6), {"choice": "rotate"}),
 ]
 
 

@@ -40,8 +40,8 @@ from pettingzoo import AECEnv
 from envs.engine.cards import format_cards, parse_deck
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord, hand_history
-from envs.engine.observation import Tracker, describe, docs_table
-from envs.engine.options import check_choice, check_seat, check_seed, quoted
+from envs.engine.observation import describe, docs_table
+from envs.engine.options import check_choice, check_int, check_seat, check_seed, quoted
 from envs.engine.state import State
 from envs.engine.variant import Variant
 from envs.engine.view import PublicView, SeatLogs, public_view
@@ -49,6 +49,15 @@ from envs.seat_history import seat_histories
 from envs.variants import get_variant, replay
 
 RENDER_FPS = 2  # one frame per decision; two a second is a pace a person can follow
+RESET_OPTIONS = ("deck", "button", "hand")
+
+
+def check_hand(value: Any) -> int:
+    """A reset's ``hand`` option: an int >= 0 (numpy ints too, not bools)."""
+    if isinstance(value, np.integer):
+        value = int(value)
+    check_int("hand", value, 0)
+    return int(value)
 
 
 class HandHistoryView:
@@ -128,7 +137,7 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self.pieces = self.variant.pieces(self.game)
-        self.tracker = Tracker(self.pieces, n, self.game.unit)
+        self.tracker = self.variant.tracker(self.game, self.pieces)
         self.action_names = self.game.action_names
         size, num_actions = self.tracker.size, self.game.num_actions
         obs_space = spaces.Dict(
@@ -141,6 +150,7 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self._button: int | None = None
+        self._hands = 0  # hands dealt: the next hand's number (Game.new_state's ``hand``)
         self._zero_mask = np.zeros(num_actions, np.int8)
         self.state: State | None = None
         self._seat_logs = SeatLogs(n)  # what each seat saw: views and histories copy from it
@@ -203,15 +213,18 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         button, which rotates by hands dealt (see ``_next_button``), so the same seed
         after the same number of resets deals the same hand. ``options``: ``deck`` (a
         stacked deck, top card first: a string such as ``"As Kd"`` or a sequence of card
-        ints and strings) and ``button`` (a seat, for this hand; the rotation continues
-        from it).
+        ints and strings), ``button`` (a seat, for this hand; the rotation continues
+        from it) and ``hand`` (the hand's number at the table, an int >= 0; by default
+        the hands dealt so far: dealer's choice with ``choice="rotate"`` deals by it, and
+        later hands count on from it).
 
         Everything is checked before anything changes: a bad seed or option raises
         (``TypeError`` for a wrong type, ``ValueError`` for a bad value) and leaves the
         env exactly as it was, generator and button included.
         """
         seed = check_seed(seed)
-        button, deck = self._reset_options(options)
+        button, deck, hand = self._reset_options(options)
+        hand = self._hands if hand is None else hand
         rng = self._rng if seed is None else np.random.default_rng(seed)
         # A failed deal must not advance the env's own generator (a new seeded one is
         # simply dropped): a failed reset changes nothing.
@@ -219,12 +232,12 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         try:
             if button is None:
                 button = self._next_button(rng)
-            state = self.game.new_state(rng, button=button, deck=deck)
+            state = self.game.new_state(rng, button=button, deck=deck, hand=hand)
         except BaseException:
             if saved is not None:
                 rng.bit_generator.state = saved
             raise
-        self._rng, self._button, self.state = rng, button, state
+        self._rng, self._button, self.state, self._hands = rng, button, state, hand + 1
         self.tracker.reset(state)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -234,24 +247,28 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._after_transition()
 
-    def _reset_options(self, options: Any) -> tuple[int | None, list[int] | None]:
-        """The checked ``button`` and ``deck`` of reset's ``options`` (None: not given)."""
+    def _reset_options(self, options: Any) -> tuple[int | None, list[int] | None, int | None]:
+        """The checked ``button``, ``deck`` and ``hand`` of reset's ``options`` (None:
+        not given)."""
         if options is None:
-            return None, None
+            return None, None, None
         if not isinstance(options, Mapping):
             raise TypeError(
                 f"reset options={quoted(options)} is not allowed: expected None or a dict "
-                "with keys 'deck' and/or 'button'"
+                "with keys 'deck', 'button' and/or 'hand'"
             )
-        unknown = sorted(set(options) - {"deck", "button"}, key=repr)
+        unknown = sorted(set(options) - set(RESET_OPTIONS), key=repr)
         if unknown:  # PettingZoo's api_test passes arbitrary options; say so, don't crash
             shown = ", ".join(map(quoted, unknown[:5])) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-            warnings.warn(f"ignoring unknown reset options {shown}; known: 'deck', 'button'", stacklevel=3)
+            warnings.warn(f"ignoring unknown reset options {shown}; known: 'deck', 'button', 'hand'", stacklevel=3)
         button = options.get("button")
         if button is not None:
             button = check_seat("button", button, self.game.num_players)
+        hand = options.get("hand")
+        if hand is not None:
+            hand = check_hand(hand)
         deck = options.get("deck")
-        return button, None if deck is None else parse_deck(deck)
+        return button, None if deck is None else parse_deck(deck), hand
 
     # ------------------------------------------------------------------- step
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -362,7 +379,7 @@ def render_table(st: State, viewer: int | None, names: Sequence[str]) -> str:
 
     ``viewer``: a seat (its own cards visible), -1 (public view) or None (every card)."""
     unit = st.game.unit
-    head = f"{st.game.variant.title}: pot {st.pot()} ({st.pot() / unit:g} units)"
+    head = f"{st.title}: pot {st.pot()} ({st.pot() / unit:g} units)"
     if st.community:
         head += f" | community: {format_cards(st.community, symbols=True)}"
     lines = [head]

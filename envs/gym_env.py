@@ -192,8 +192,9 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         skipped, skipped_reward = 0, 0.0
         for _ in range(MAX_REDEALS):
             button = {"button": self._deals % self.num_players} if self._button_rotates() else {}
+            hand = {"hand": self._deals}  # a rotation of games (dealer's choice) follows the deals too
             self._deals += 1  # the button moves on after a skipped deal too, as at a real table
-            self.aec.reset(seed=self._aec_seed, options={**button, **aec_options})
+            self.aec.reset(seed=self._aec_seed, options={**button, **hand, **aec_options})
             self._aec_seed = None  # a seed restarts the deck once; later deals continue
             self._seating.reset()
             self._over = False

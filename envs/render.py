@@ -248,7 +248,7 @@ def _chips(draw: ImageDraw.ImageDraw, cx: float, cy: float, amount: int) -> None
 
 def _draw_middle(image: Image.Image, draw: ImageDraw.ImageDraw, st: State) -> None:
     cx, cy = WIDTH // 2, HEIGHT // 2 - 8
-    if st.game.variant.family == "chowaha":
+    if st.playing.variant.family == "chowaha":
         left, top = cx - (5 * (CARD_W + 6)) // 2, cy - 62
         for position, (col, row) in enumerate(CHOWAHA_SLOTS):
             face = card_image(st.community[position]) if position < len(st.community) else empty_slot()
@@ -265,11 +265,11 @@ def _draw_middle(image: Image.Image, draw: ImageDraw.ImageDraw, st: State) -> No
 
 def _draw_header(draw: ImageDraw.ImageDraw, st: State, viewer: int | None, title: str) -> None:
     street = st.street_label
-    if st.game.variant.episode == "game":  # the Cowboy family: one game of many deals
+    if st.playing.variant.episode == "game":  # the Cowboy family: one game of many deals
         game = st.family
         street = f"deal {game.deal}" + (f", {game.phase}" if game.phase else "")
     street = "hand over" if st.is_over else street
-    draw.text((10, 8), title or st.game.variant.title, fill=TEXT, font=font(14, bold=True))
+    draw.text((10, 8), title or st.title, fill=TEXT, font=font(14, bold=True))
     draw.text((10, 28), street, fill=DIM_TEXT, font=font(12))
     who = "every card" if viewer is None else ("public view" if viewer < 0 else f"seen by player_{viewer}")
     draw.text((WIDTH - 10, 8), who, fill=DIM_TEXT, font=font(12), anchor="ra")

@@ -4,7 +4,7 @@ engine: see :mod:`envs.engine.view`).
 
 ``view_to_data`` / ``view_from_data`` turn a view into JSON-only data and back; the
 variant's ``extras_from_data`` hook rebuilds typed family facts (Cowboy's deal
-summaries).
+summaries; at a dealer's choice table, the game in play's hook too).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def view_to_data(view: PublicView, skip_events: int = 0) -> dict[str, Any]:
     receiver has them: ``view_from_data(data, known_events)``).
     """
     data = {f.name: _plain(getattr(view, f.name)) for f in dataclasses.fields(view) if f.name not in _SPECIAL}
-    data["options"] = {f.name: _plain(getattr(view.options, f.name)) for f in dataclasses.fields(view.options)}
+    data["options"] = _fields(view.options)
+    data["game_options"] = _fields(view.game_options)
     data["extra"] = {key: _plain(value) for key, value in view.extra.items()}
     data["events_from"] = skip_events
     data["events"] = [[*e[:2], list(e.cards), *e[3:]] for e in view.events[skip_events:]]
@@ -47,13 +48,21 @@ def view_from_data(data: dict[str, Any], known_events: Sequence[Event] = ()) -> 
     fields = {key: _tuples(value) for key, value in data.items() if key not in (*_SPECIAL, "events_from")}
     variant = get_variant(fields["variant"])
     options = _options(variant.name, json.dumps(data["options"], sort_keys=True))
-    decode = variant.extras_from_data
+    game = fields.get("game") or variant.name
+    game_options = _options(game, json.dumps(data["game_options"], sort_keys=True))
     extra = {key: _tuples(value) for key, value in data["extra"].items()}
+    for decode in {variant.extras_from_data, get_variant(game).extras_from_data} - {None}:
+        extra = decode(extra)  # type: ignore[misc]
     events = (*known_events[:start], *(_event(e) for e in data["events"]))
-    return PublicView(**fields, options=options, extra=decode(extra) if decode else extra, events=events)
+    return PublicView(**fields, options=options, game_options=game_options, extra=extra, events=events)
 
 
-_SPECIAL = ("options", "extra", "events")
+_SPECIAL = ("options", "game_options", "extra", "events")
+
+
+def _fields(options: Any) -> dict[str, Any]:
+    """An options dataclass as plain data (its fields; stakes objects as dicts)."""
+    return {f.name: _plain(getattr(options, f.name)) for f in dataclasses.fields(options)}
 
 
 @functools.lru_cache(maxsize=16)

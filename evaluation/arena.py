@@ -240,15 +240,18 @@ def play_hand(
     record_decisions: bool = False,
     *,
     names: Sequence[str] | None = None,
+    hand: int | None = None,
 ) -> tuple[list[float], list[tuple[int, str, str]]]:
     """Play one hand (or game) with ``bots[seat]`` in each seat; rewards per seat.
+    ``hand``: the hand's number at the table (default: the env's count), which a
+    rotation of games follows (dealer's choice with ``choice="rotate"``).
 
     Each answer must be a legal action as an int: anything else raises
     :class:`BotActionError`, a bot that raises or quits :class:`BotError`, both naming
     the bot (``names[seat]``, default its ``name``) and its seat.
     """
     seating = bots if isinstance(bots, Seating) else Seating(bots, names)
-    env.reset(seed=seed, options={"button": button})
+    env.reset(seed=seed, options={"button": button} if hand is None else {"button": button, "hand": hand})
     seating.reset()
     state = env.state
     assert state is not None
@@ -286,7 +289,8 @@ def run_match(
 ) -> MatchResult:
     """Play ``deals`` duplicate sets (or single hands with ``duplicate=False``).
 
-    Deal ``d`` uses deck seed ``seed * 1_000_003 + d`` and button ``d % n``; each bot's
+    Deal ``d`` uses deck seed ``seed * 1_000_003 + d``, button ``d % n`` and is the
+    table's hand ``d`` (a rotation of games deals by it); each bot's
     own randomness is reseeded per hand, so a match is reproducible and any range of
     deals can be played separately (``deal_range``) with identical results. Without
     duplicate play deal ``d`` is played once, by the ``d``-th lineup in turn.
@@ -378,7 +382,8 @@ class _Match:
         deal_seed = self.seed * 1_000_003 + deal
         seating = Seating([self.policies[i] for i in lineup], [self.names[i] for i in lineup])
         seating.seed([hash((deal_seed, rotation, s)) & 0x7FFFFFFF for s in range(n)])
-        rewards, decisions = play_hand(env, seating, deal_seed, deal % n, self.record_decisions)
+        # every seating of a deal is one hand of the table: the same game in a rotation
+        rewards, decisions = play_hand(env, seating, deal_seed, deal % n, self.record_decisions, hand=deal)
         record = HandRecordLite(deal, rotation, lineup, rewards, decisions)
         if self.record_decisions:
             record.mix = decision_mix(env.state)

@@ -4,6 +4,8 @@ Option values are parsed as data, never evaluated as code:
 
 >>> parse_options(["ante=1", "bet_sizes=0.5,1", "match_cap=none", "hi_lo=false", "betting=no_limit"])
 {'ante': 1, 'bet_sizes': (0.5, 1), 'match_cap': None, 'hi_lo': False, 'betting': 'no_limit'}
+>>> parse_options(["games=razz,chowaha", "stakes.small_bet=4", "game_options.chowaha.betting=pot_limit"])
+{'games': ('razz', 'chowaha'), 'stakes': {'small_bet': 4}, 'game_options': {'chowaha': {'betting': 'pot_limit'}}}
 >>> parse_options(["ante"])
 Traceback (most recent call last):
 ...
@@ -43,13 +45,22 @@ def parse_value(text: str) -> Any:
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
-    """``["key=value", ...]`` -> dict (the variant then validates names and values)."""
+    """``["key=value", ...]`` -> dict (the variant then validates names and values).
+    A dotted key fills a dict: ``stakes.small_bet=4``, ``game_options.chowaha.betting=pot_limit``
+    (dealer's choice's stakes and per-game options)."""
     options: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        path = [part.strip() for part in key.split(".")]
+        if not sep or not all(path):
             raise ValueError(f"--option {item!r}: expected key=value, e.g. --option ante=1")
-        options[key.strip()] = parse_value(value)
+        target = options
+        for depth, part in enumerate(path[:-1]):
+            target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                where = ".".join(path[: depth + 1])
+                raise ValueError(f"--option {item!r}: {where} was given a value, so it cannot hold {path[depth + 1]}")
+        target[path[-1]] = parse_value(value)
     return options
 
 

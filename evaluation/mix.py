@@ -23,21 +23,31 @@ rate                meaning
 ``stay``            Cowboy family: share of stay-or-fold decisions that stayed
 ``draw_mean``       Cowboy family: mean number of cards drawn per draw
 ``draw_<k>``        Cowboy family: share of draws of exactly k cards
+``choose_<game>``   dealer's choice: share of the seat's choices (on the button, with
+                    ``choice="dealer"``) that named this game
 ==================  ================================================================
 
 A rate whose denominator is zero for a bot (no declarations in plain stud, no draws
 in Cowpattie) is left out rather than reported as zero.
+
+Trainers read the same choices from the action masks of their rollouts (no event
+log there): :func:`choice_actions`, :func:`choice_rows` and
+:func:`choice_frequencies` find the ``choose_<game>`` actions by name, so a
+dealer's choice decision is never counted as a betting decision.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+import numpy as np
 
 from envs.engine.actions import DECLARATION_NAMES, DECLARE_LOW, STAY
 from envs.engine.cards import rank_of
 from envs.engine.events import EventKind, Verb
+from envs.variants.mixed import CHOOSE_PREFIX
 
 # verbs of betting ``action`` events -> counter name (completions, bets and raises are "raises")
 _COUNTERS = {Verb.FOLD: "folds", Verb.CHECK: "checks", Verb.CALL: "calls", Verb.BRING_IN: "bring_ins"}
@@ -66,6 +76,9 @@ def decision_mix(state: Any) -> list[Counter[str]]:
             mix[e.seat][f"drew_{e.amount}"] += 1
         elif e.kind == "show":
             mix[e.seat]["showdowns"] += 1
+        elif e.kind == EventKind.CHOOSE and e.verb == Verb.CHOOSE:  # the dealer's decision, not a rotation
+            mix[e.seat]["choices"] += 1
+            mix[e.seat][state.game.action_names[e.action]] += 1
     for seat, counter in enumerate(mix):
         counter["vpip_hands"] += voluntary[seat]
     return mix
@@ -114,4 +127,37 @@ def summarize(c: Counter[str]) -> dict[str, float]:
         for k in range(6):
             if c[f"drew_{k}"]:
                 out[f"draw_{k}"] = c[f"drew_{k}"] / c["draws"]
+    for key in sorted(k for k in c if k.startswith(CHOOSE_PREFIX)) if c["choices"] else ():
+        out[key] = c[key] / c["choices"]
     return out
+
+
+# ------------------------------------------------- the dealer's choices in rollouts
+def choice_actions(action_names: Sequence[str]) -> dict[int, str]:
+    """Action index -> game of every ``choose_<game>`` action of an action layout
+    (empty outside dealer's choice)."""
+    return {
+        i: name.removeprefix(CHOOSE_PREFIX) for i, name in enumerate(action_names) if name.startswith(CHOOSE_PREFIX)
+    }
+
+
+def choice_rows(masks: np.ndarray, action_names: Sequence[str]) -> np.ndarray:
+    """Boolean row selector: the decisions (rows of ``(N, actions)`` masks) that are a
+    dealer naming the game. Every other decision kind leaves these rows out."""
+    columns = list(choice_actions(action_names))
+    if not columns:
+        return np.zeros(len(masks), bool)
+    return np.asarray(masks[:, columns].any(axis=1))
+
+
+def choice_frequencies(masks: np.ndarray, actions: np.ndarray, action_names: Sequence[str]) -> dict[str, float]:
+    """``choose_<game>`` -> share of the choice decisions that named the game, over
+    every listed game (zeros included); empty when no row is a choice. For a
+    trainer's ``actions/`` scalars."""
+    rows = choice_rows(masks, action_names)
+    if not rows.any():
+        return {}
+    chosen = np.asarray(actions)[rows]
+    return {
+        CHOOSE_PREFIX + game: float(np.mean(chosen == index)) for index, game in choice_actions(action_names).items()
+    }

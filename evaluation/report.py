@@ -152,7 +152,17 @@ def format_table(report: dict[str, Any]) -> str:
             for b in bots
         ]
         lines += _table(header, rows)
-    return "\n".join(lines)
+    return "\n".join(lines + _choice_lines(bots))
+
+
+def _choice_lines(bots: Sequence[dict[str, Any]]) -> list[str]:
+    """Dealer's choice: which games each bot named on the button (share of its choices)."""
+    lines = []
+    for b in bots:
+        chosen = sorted((k.removeprefix("choose_"), v) for k, v in b["mix"].items() if k.startswith("choose_"))
+        if chosen:
+            lines.append(f"  {b['name']}: " + ", ".join(f"{game} {FORMATS['pct'](v)}%" for game, v in chosen))
+    return ["", "Games named on the button (dealer's choice):", *lines] if lines else []
 
 
 def _matrix_lines(report: dict[str, Any]) -> list[str]:

@@ -13,6 +13,9 @@ stud        stud, razz, stud_hilo, declare,     :mod:`agents.heuristic.stud`
 cowpie      cowpie                              :mod:`agents.heuristic.cowpie`
 cowboy      cowboy, cowgirl, cowpattie          :mod:`agents.heuristic.cowboy`
 chowaha     chowaha                             :mod:`agents.heuristic.chowaha`
+mixed       dealers_choice (the dealer's        :mod:`agents.heuristic.mixed`
+            choice; then the game in play's
+            family decides)
 ==========  ==================================  =============================
 
 A family missing from ``DECIDERS`` is an error (:class:`NoHeuristicError`), never a
@@ -40,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agents.base import Agent, Observation
-from agents.heuristic import chowaha, cowboy, cowpie, stud
+from agents.heuristic import chowaha, cowboy, cowpie, mixed, stud
 from agents.heuristic.plans import Family, groups
 from agents.heuristic.sampling import draw
 from agents.heuristic.style import DEFAULT_STYLE, PRESETS, HeuristicStyle, parse_style
@@ -52,6 +55,7 @@ DECIDERS: dict[str, Family] = {
     "cowpie": cowpie.FAMILY,
     "cowboy": cowboy.FAMILY,
     "chowaha": chowaha.FAMILY,
+    "mixed": mixed.FAMILY,
 }
 DEFAULT_SAMPLES = 256
 MIN_SAMPLES = 16
@@ -101,7 +105,9 @@ class HeuristicAgent(Agent):
         carry everything) but must match the views one to one."""
         if len(observations) != len(views):
             raise ValueError(f"act_batch got {len(observations)} observations for {len(views)} views")
-        families = [_checked(view) for view in views]
+        checked = [_checked(view) for view in views]
+        views = [view for view, _ in checked]
+        families = [family for _, family in checked]
         plans = [family.plan(view, self.style, self.samples) for family, view in zip(families, views, strict=True)]
         drawn = draw(self.rng, [p.request for p in plans])
         actions = [0] * len(views)
@@ -122,13 +128,19 @@ class HeuristicAgent(Agent):
         return f"HeuristicAgent(samples={self.samples}{style})"
 
 
-def _checked(view: PublicView) -> Family:
-    """The view's family, after checking that it is a view of a seat to act."""
+def _checked(view: PublicView) -> tuple[PublicView, Family]:
+    """The view of the rules in play and their family, after checking that it is a
+    view of a seat to act at a table the bot knows (at a dealer's choice table, once
+    the game is named: the game's own view and family)."""
     if not isinstance(view, PublicView):
         raise ValueError("HeuristicAgent needs the PublicView (env.public_view(agent)); got " + repr(type(view)))
     if not view.legal_actions:
         raise ValueError(f"player_{view.seat} is not to act: the view has no legal actions")
-    return decider(view.variant)
+    family = decider(view.variant)
+    if view.game and view.game != view.variant:
+        view = mixed.game_view(view)
+        family = decider(view.variant)
+    return view, family
 
 
 def decider(variant: str) -> Family:

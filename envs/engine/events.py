@@ -38,6 +38,7 @@ class EventKind(StrEnum):
     RESHUFFLE = "reshuffle"
     DUMMY = "dummy"
     NOTE = "note"
+    CHOOSE = "choose"  # dealer's choice: seat = button, action = choose_<game>, text = the game's title
     END = "end"
 
 
@@ -59,6 +60,7 @@ class Verb(IntEnum):
     SPLIT = 12
     ILLEGAL_SPLIT = 13  # Cowpie with illegal_split="forfeit": wins neither half
     DRAW = 14
+    CHOOSE = 15  # dealer's choice: the button names the game (a rotation or a draw logs Verb.NONE)
 
 
 BETTING_VERBS = (Verb.FOLD, Verb.CHECK, Verb.CALL, Verb.BRING_IN, Verb.COMPLETE, Verb.BET, Verb.RAISE)

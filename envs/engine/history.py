@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from envs.engine.cards import format_cards
-from envs.engine.events import Event
+from envs.engine.events import Event, Verb
 from envs.engine.record import HandRecord, RecordError, RecordFormatError, RecordMismatchError
 from envs.engine.state import Game, State
 
@@ -95,6 +95,8 @@ def _event_line(e: Event, viewer: int | None) -> str:
         return f"{_name(e.seat)}: declares {e.text}"
     if e.kind == "award":
         return f"{_name(e.seat)} wins {e.amount} ({e.text})"
+    if e.kind == "choose":  # dealer's choice: the button names the game, or the rotation or a draw does
+        return f"{_name(e.seat)} (dealer) chooses {e.text}" if e.verb == Verb.CHOOSE else f"Game: {e.text}"
     if e.kind == "declare":
         return f"{_name(e.seat)}: declares in secret"
     if e.kind == "split":  # the splitter's own view: its secret Cowpie split

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -76,6 +77,54 @@ class Piece:
     def has_dynamic(self) -> bool:
         """Whether ``dynamic`` does anything (skipped otherwise)."""
         return type(self).dynamic is not Piece.dynamic
+
+    # ------------------------------------------------ one layout for several games
+    def merge_key(self) -> tuple[Any, ...]:
+        """Pieces of different games with equal keys mean the same thing and may share
+        one slice of a layout that embeds them all (dealer's choice,
+        :mod:`envs.engine.embedding`): the class and the name."""
+        return (type(self), self.name)
+
+    def union(self, pieces: Sequence[Piece]) -> Union | None:
+        """One slice for ``pieces`` (this one among them, all with its merge key), or
+        None when they cannot share one. By default only pieces of one size and
+        meaning (the same doc) share a slice, value for value; pieces whose size
+        follows the game (slots, streets, labelled positions) override this."""
+        if any(p.size != self.size or p.doc != self.doc for p in pieces):
+            return None
+        identity = np.arange(self.size)
+        return Union(self.inert(), [identity] * len(pieces))
+
+    def inert(
+        self, size: int | None = None, doc: str | None = None, blocks: Sequence[CardBlock] | None = None
+    ) -> Piece:
+        """A piece that only describes a slice (name, size, doc, card blocks) and
+        tracks nothing: a layout's entry for values another tracker writes."""
+        return Piece(
+            self.name,
+            self.size if size is None else size,
+            self.doc if doc is None else doc,
+            (),
+            tuple(self.card_blocks if blocks is None else blocks),
+        )
+
+
+@dataclass(frozen=True)
+class Union:
+    """One shared slice: the piece that describes it, and for each member piece the
+    index in the slice of each of its values (``slots[i][k]``: where value ``k`` of
+    piece ``i`` goes)."""
+
+    piece: Piece
+    slots: list[np.ndarray]
+
+
+def _ordered_union(lists: Iterable[Sequence[Any]]) -> list[Any]:
+    """Every item of the lists once, in order of first appearance."""
+    out: dict[Any, None] = {}
+    for items in lists:
+        out.update(dict.fromkeys(items))
+    return list(out)
 
 
 class Tracker:
@@ -160,6 +209,12 @@ class OwnCards(Piece):
         doc = f"{slots} slots in dealt order x (52 one-hot card, 1 face-up flag)"
         blocks = tuple(CardBlock(k * 53, ("own",)) for k in range(slots))
         super().__init__("own_cards", slots * 53, doc, ("deal",), blocks)
+        self.slots = slots
+
+    def union(self, pieces: Sequence[Piece]) -> Union | None:
+        """The most slots of any of them: a game with fewer fills the first ones."""
+        widest = max(pieces, key=lambda p: p.size)
+        return Union(widest.inert(), [np.arange(p.size) for p in pieces])
 
     def on_event(self, t: Tracker, e: Event) -> None:
         # count the seat's deal events: more cards may have been dealt since this one
@@ -196,6 +251,25 @@ class Community(Piece):
         blocks = tuple(CardBlock(k * 52, tuple(g)) for k, g in enumerate(groups))
         super().__init__("community", slots * 52, doc, ("community",), blocks)
         self.labels = list(labels)
+        self.positions = list(labels) if labels else [f"card {k + 1}" for k in range(slots)]
+        self.groups = [tuple(g) for g in groups]
+
+    def union(self, pieces: Sequence[Piece]) -> Union | None:
+        """Every position of any of them once, by its label (stud's seventh-street
+        community card and Chowaha's twelve layout positions), with the card groups of
+        every piece that has it."""
+        members = [p for p in pieces if isinstance(p, Community)]
+        positions = _ordered_union(p.positions for p in members)
+        groups: dict[str, list[str]] = {label: [] for label in positions}
+        for p in members:
+            for label, group in zip(p.positions, p.groups, strict=True):
+                groups[label] = _ordered_union([groups[label], group])
+        slots = [
+            np.concatenate([np.arange(52) + 52 * positions.index(label) for label in p.positions]) for p in members
+        ]
+        doc = f"{len(positions)} positions x 52 one-hot ({', '.join(positions)})"
+        blocks = [CardBlock(k * 52, tuple(groups[label])) for k, label in enumerate(positions)]
+        return Union(self.inert(size=52 * len(positions), doc=doc, blocks=blocks), slots)
 
     def on_event(self, t: Tracker, e: Event) -> None:
         slot = self.labels.index(e.text) if e.text in self.labels else t.counters.get((-2, 0), 0)
@@ -254,6 +328,14 @@ class Street(Piece):
         super().__init__("street", len(labels), "one-hot: " + ", ".join(labels), ("street",))
         self.labels = list(labels)
 
+    def union(self, pieces: Sequence[Piece]) -> Union | None:
+        """Every label of any of them once (a label names one street or phase in every
+        game that has it)."""
+        members = [p for p in pieces if isinstance(p, Street)]
+        labels = _ordered_union(p.labels for p in members)
+        slots = [np.array([labels.index(label) for label in p.labels], dtype=np.intp) for p in members]
+        return Union(self.inert(size=len(labels), doc="one-hot: " + ", ".join(labels)), slots)
+
     def on_event(self, t: Tracker, e: Event) -> None:
         if e.text in self.labels:
             i = self.labels.index(e.text)
@@ -305,6 +387,16 @@ class History(Piece):
         )
         super().__init__("history", streets * n * LAPS * self.stride, doc, ("action",))
         self.n_seats = n
+        self.streets = streets
+
+    def union(self, pieces: Sequence[Piece]) -> Union | None:
+        """The most streets of any of them (street ``k`` of every game in block ``k``),
+        for one table size."""
+        members = [p for p in pieces if isinstance(p, History)]
+        if len({p.n_seats for p in members}) > 1:
+            return None
+        longest = max(members, key=lambda p: p.streets)
+        return Union(longest.inert(), [np.arange(p.size) for p in members])
 
     def on_event(self, t: Tracker, e: Event) -> None:
         kind = _VERB_KIND.get(e.verb)

@@ -16,6 +16,7 @@ Format version 2 (written since this module exists)::
      "dealt": {"player_0": "[Ah Kd] 7c 8s 9d Tc [2h]", ..., "community": "..."},
      "decisions": [[1, 2], [2, 1], ...], # (seat, action index)
      "payoffs": [-3, 7, -4],             # null only while the hand is unfinished
+     "hand": 5,                          # optional: the hand's number at its table, when not 0
      "mac": "..."}                       # optional HMAC-SHA256, see HandRecord.signed
 
 ``dealt`` lists each place's cards in the order received, face-down cards in
@@ -55,8 +56,8 @@ if TYPE_CHECKING:
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 _V1_FIELDS = ("variant", "num_players", "options", "button", "deck", "rng_state", "decisions", "payoffs")
-_V2_FIELDS = (*_V1_FIELDS, "version", "stacks", "stacked", "dealt", "mac")
-_V2_REQUIRED = tuple(f for f in _V2_FIELDS if f != "mac")
+_V2_FIELDS = (*_V1_FIELDS, "version", "stacks", "stacked", "dealt", "hand", "mac")
+_V2_REQUIRED = tuple(f for f in _V2_FIELDS if f not in ("hand", "mac"))
 _QUOTE_LIMIT = 60
 
 
@@ -211,9 +212,14 @@ def _check_rng_state(value: Any) -> None:
 
 
 def json_value(value: Any) -> Any:
-    """An option value as JSON writes it (tuples become lists)."""
+    """An option value as JSON writes it (tuples become lists, dicts and dataclasses
+    such as dealer's choice's stakes objects of their fields)."""
     if isinstance(value, (list, tuple)):
         return [json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: json_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return value
 
 
@@ -240,6 +246,7 @@ class HandRecord:
     stacks: list[int | None] | None = None
     stacked: int = 0
     dealt: dict[str, str] | None = None
+    hand: int = 0
     mac: str | None = None
 
     def __post_init__(self) -> None:
@@ -260,9 +267,10 @@ class HandRecord:
             for s, p in enumerate(self.payoffs):
                 if not _is_int(p):
                     raise _fail(f"payoffs[{s}]", p, "an int (net chips)")
+        _check_int("hand", self.hand, 0)
         if self.version == 1:
-            if self.stacks is not None or self.dealt is not None or self.stacked or self.mac is not None:
-                raise RecordFormatError("version 1 records have no stacks, stacked, dealt or mac (set version 2)")
+            if self.stacks is not None or self.dealt is not None or self.stacked or self.hand or self.mac is not None:
+                raise RecordFormatError("version 1 records have no stacks, stacked, dealt, hand or mac (set version 2)")
             return
         self._check_v2(n)
 
@@ -294,9 +302,10 @@ class HandRecord:
             decisions=list(state.decisions),
             payoffs=None if state.payoff is None else list(state.payoff),
             version=FORMAT_VERSION,
-            stacks=[None if state.unlimited[s] else state.start_stack[s] for s in range(state.n)],
+            stacks=list(state.table_stacks),
             stacked=state.stacked,
             dealt={place: format_dealt(cards) for place, cards in dealt_of(state).items()},
+            hand=state.hand,
         )
 
     @classmethod
@@ -341,6 +350,8 @@ class HandRecord:
             return {k: data[k] for k in _V1_FIELDS}
         if self.mac is None:
             del data["mac"]
+        if not self.hand:  # only tables that rotate by hands number them
+            del data["hand"]
         return {"version": data.pop("version"), **data}
 
     def to_json(self) -> str:

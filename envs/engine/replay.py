@@ -140,7 +140,7 @@ def _start(record: HandRecord, game: Game) -> State:
     if record.version == 1:  # rng_state is after the shuffle: the whole deck is given
         return game.new_state(rng, button=record.button, deck=record.deck)
     stacked = record.deck[: record.stacked] if record.stacked else None
-    state = game.new_state(rng, button=record.button, deck=stacked)
+    state = game.new_state(rng, button=record.button, deck=stacked, hand=record.hand)
     for i, (mine, theirs) in enumerate(zip(record.deck, state.initial_deck, strict=True)):
         if mine != theirs:
             raise RecordMismatchError(
@@ -154,7 +154,7 @@ def _start(record: HandRecord, game: Game) -> State:
 def _check_stacks(record: HandRecord, state: State) -> None:
     if record.stacks is None:
         return
-    built = [None if state.unlimited[s] else state.start_stack[s] for s in range(state.n)]
+    built = state.table_stacks  # a dealer's choice game may play with its own (Cowboy: unlimited)
     for seat, (mine, theirs) in enumerate(zip(record.stacks, built, strict=True)):
         if mine != theirs:
             raise RecordMismatchError(

@@ -30,7 +30,7 @@ import numpy as np
 from envs.engine.cards import format_card, parse_deck
 from envs.engine.errors import CardNeeded, IllegalActionError
 from envs.engine.events import Event, EventKind
-from envs.engine.options import check_seat, quoted, stacks_for
+from envs.engine.options import check_int, check_seat, quoted, stacks_for
 
 if TYPE_CHECKING:
     from envs.engine.variant import PotShare, Street, Variant
@@ -104,6 +104,7 @@ class Game:
         button: int = 0,
         deck: Sequence[int | str] | str | None = None,
         scripted: Sequence[int] | None = None,
+        hand: int = 0,
     ) -> State:
         """A fresh hand. ``deck`` stacks the deck (top card first: card ints 0..51 or
         card strings, see :func:`~envs.engine.cards.parse_deck`); cards it leaves out
@@ -116,17 +117,23 @@ class Game:
         :class:`~envs.engine.errors.CardNeeded` naming the stub's cards. Such a hand
         is not a shuffled deck, so its record does not replay.
 
+        ``hand`` numbers the hand at its table (0, 1, ...: the env counts them, as it
+        moves the button); only a game whose rules follow a rotation of hands reads it
+        (dealer's choice with ``choice="rotate"``), and records keep it.
+
         Raises:
             ValueError: a button that is not a seat, a bad deck, a script card that is
-                not in this game's deck, or both ``deck`` and ``scripted`` (before the
-                generator is used).
+                not in this game's deck, both ``deck`` and ``scripted``, or a ``hand``
+                that is not an int >= 0 (before the generator is used).
         """
         button = check_seat("button", button, self.num_players)
+        check_int("hand", hand, 0)
         script = None if scripted is None else ScriptedDeal.checked(scripted, self.deck, stacked=deck is not None)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         shuffle_rng_state = dict(rng.bit_generator.state)  # the deck follows from it
         stub = _build_stub(rng, self.deck, deck)
         st = State(self, rng, button, stub)
+        st.hand = hand
         st.script = script
         st.initial_deck = stub[::-1]
         st.initial_rng_state = dict(rng.bit_generator.state)
@@ -208,7 +215,10 @@ class State:
 
     def __init__(self, game: Game, rng: np.random.Generator, button: int, stub: list[int]) -> None:
         n = game.num_players
-        self.game = game
+        self.game = game  # the table's game: its options, unit, action names and deck
+        self.playing = game  # the game whose rules are in play (dealer's choice: the game named)
+        self.program: tuple[Step, ...] = game.program  # the steps running now (``switch`` changes them)
+        self.hand = 0  # the hand's number at its table (Game.new_state)
         self.n = n
         self.rng = rng
         self.button = button
@@ -217,14 +227,15 @@ class State:
         self.cards: list[list[int]] = [[] for _ in range(n)]
         self.up: list[list[bool]] = [[] for _ in range(n)]
         self.community: list[int] = []
-        self.piles: dict[str, list[int]] = {}  # other card piles (discards, a dummy hand)
         self.folded = [False] * n
         self.n_live = n
         stacks = stacks_for(getattr(game.options, "stack", None), n)
+        self.table_stacks = list(stacks)  # as the table was built (None: unlimited); records keep these
         self.unlimited = [s is None for s in stacks]  # no cap on what the seat puts in
         self.start_stack = [0 if s is None else s for s in stacks]  # unlimited: a balance from 0
         self.stack = list(self.start_stack)
         self.committed = [0] * n
+        self.piles: dict[str, list[int]] = {}  # other card piles (discards, a dummy hand, cards set aside)
         self.won = [0] * n
         # betting round
         self.street = -1
@@ -268,6 +279,13 @@ class State:
         """True once the hand (or game) has been settled."""
         return self.payoff is not None
 
+    @property
+    def title(self) -> str:
+        """The game's title; at a dealer's choice table also the game in play's
+        ("Dealer's choice: Razz")."""
+        title = self.game.variant.title
+        return title if self.playing is self.game else f"{title}: {self.playing.variant.title}"
+
     def live(self) -> list[int]:
         """Seats still in the hand."""
         return [s for s in range(self.n) if not self.folded[s]]
@@ -303,14 +321,14 @@ class State:
     def legal_actions(self) -> list[int]:
         """Legal actions of ``current_seat`` (empty when the hand is over)."""
         if self._legal is None:
-            self._legal = [] if self.current_seat is None else self.game.program[self.pc].legal(self)
+            self._legal = [] if self.current_seat is None else self.program[self.pc].legal(self)
         return self._legal
 
     def legal_labels(self) -> list[str]:
         """Display names of ``legal_actions()``, in the same order (see ``Step.labels``)."""
         if self.current_seat is None:
             return []
-        return self.game.program[self.pc].labels(self, self.legal_actions())
+        return self.program[self.pc].labels(self, self.legal_actions())
 
     def payoffs(self) -> list[int]:
         """Net chips won by each seat; raises until the hand is over."""
@@ -325,10 +343,11 @@ class State:
 
     def describe(self) -> str:
         """One line for error messages."""
-        step = type(self.game.program[self.pc]).__name__ if self.pc < len(self.game.program) else "end"
+        step = type(self.program[self.pc]).__name__ if self.pc < len(self.program) else "end"
         seat = "none" if self.current_seat is None else f"player_{self.current_seat}"
         where = self.street_label or f"street {self.street}"
-        return f"{self.game.name}, {where} ({step}), to act {seat}, pot {self.pot()}"
+        name = self.game.name if self.playing is self.game else f"{self.game.name} ({self.playing.name})"
+        return f"{name}, {where} ({step}), to act {seat}, pot {self.pot()}"
 
     def action_name(self, action: int) -> str:
         """The stable name of an action index."""
@@ -346,15 +365,14 @@ class State:
         self._legal = None
         action = int(action)
         self.decisions.append((self.current_seat, action))  # type: ignore[arg-type]
-        self.game.program[self.pc].apply(self, action)
+        self.program[self.pc].apply(self, action)
         self.run()
 
     def run(self) -> None:
         """Run chance steps and finished steps until a decision or the end."""
-        program = self.game.program
         self._legal = None
         while self.payoff is None:
-            step = program[self.pc]
+            step = self.program[self.pc]  # read every time: a step may switch the program
             if step.contested_only and self.live_count() <= 1:
                 self.pc += 1
                 self.started = False
@@ -414,6 +432,44 @@ class State:
         self.current_seat = None
         self._legal = None
         self.log(Event(EventKind.END, cards=(), text=" ".join(str(p) for p in self.payoff)))
+
+    def switch(self, game: Game) -> None:
+        """Play ``game``'s rules from here on: its program from its first step, its
+        family state, its stacks and its deck. The step that calls this (dealer's
+        choice naming the game) must return 0 from ``finish``, the new program's first
+        step.
+
+        Only before anything has happened at the table (no chip put in, no card dealt;
+        ``table_stacks`` keeps what the table was built with, for records):
+        the table's shuffled stub keeps its order, restricted to the cards of ``game``'s
+        deck (toy stud's twelve); the other cards are set aside in the pile
+        ``"set aside"``, so ``card_locations`` still holds the table's whole deck.
+
+        Raises:
+            ValueError: ``game`` seats another number of players, or play has begun.
+        """
+        if game.num_players != self.n:
+            raise ValueError(f"{game.name} is built for {game.num_players} players, the table has {self.n}")
+        if any(self.committed) or any(self.cards) or self.community or self.burned or self.carry:
+            raise ValueError(f"cannot switch to {game.name} in {self.describe()}: play has begun")
+        self.playing = game
+        self.program = game.program
+        family_state = game.variant.family_state
+        self.family = family_state() if family_state is not None else None
+        stacks = stacks_for(getattr(game.options, "stack", None), self.n)
+        self.unlimited = [s is None for s in stacks]
+        self.start_stack = [0 if s is None else s for s in stacks]
+        self.stack = list(self.start_stack)
+        if game.deck != self.game.deck:
+            keep = set(game.deck)
+            missing = keep.difference(self.stub)
+            if missing:
+                raise ValueError(f"{game.name}'s deck holds {len(missing)} cards that are not in the table's stub")
+            self.piles["set aside"] = [c for c in self.stub if c not in keep]
+            self.stub = [c for c in self.stub if c in keep]
+        self.pc = 0
+        self.started = False
+        self._legal = None
 
     def clone(self) -> State:
         """An independent copy (the RNG too) for search and Monte Carlo."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from envs.engine.options import build_options, check_button, check_int, quoted, stacks_for
 
 if TYPE_CHECKING:
-    from envs.engine.observation import Piece
+    from envs.engine.observation import Piece, Tracker
     from envs.engine.state import Game, State, Step
 
 DOWN, UP = False, True  # a dealt card's face
@@ -130,6 +130,9 @@ class Variant:
         seat_limits: option settings that lower the most players (Chowaha's
             ``hole_cards=4``), for the documentation: ``(("hole_cards", 4),)``.
         family_state: makes the typed per-family part of a fresh state.
+        observer: makes the tracker that turns a state's events into observations
+            from the game's pieces (default: :class:`~envs.engine.observation.Tracker`;
+            dealer's choice embeds the game in play's own tracker).
     """
 
     name: str
@@ -155,6 +158,7 @@ class Variant:
     check_players: Callable[[Any, int], None] | None = None
     seat_limits: tuple[tuple[str, Any], ...] = ()
     family_state: Callable[[], Any] | None = None
+    observer: Callable[[Game, list[Piece]], Tracker] | None = None
 
     def __post_init__(self) -> None:
         if self.episode not in EPISODES:
@@ -179,6 +183,16 @@ class Variant:
     def streets_for(self, options: Any) -> tuple[Street, ...]:
         """The streets a game with these options plays."""
         return self.streets if self.active_streets is None else self.active_streets(options)
+
+    def tracker(self, game: Game, pieces: list[Piece] | None = None) -> Tracker:
+        """The observation tracker of a game of this variant over ``pieces`` (default:
+        ``self.pieces(game)``; pass the list you show in docs so offsets agree)."""
+        from envs.engine.observation import Tracker  # observation.py imports the state module
+
+        pieces = self.pieces(game) if pieces is None else pieces
+        if self.observer is not None:
+            return self.observer(game, pieces)
+        return Tracker(pieces, game.num_players, game.unit)
 
     @property
     def env_id(self) -> str:

@@ -19,7 +19,10 @@ the bots' (``env.unwrapped.hand_record()``). :mod:`envs.view` turns a view into 
 data and back, for bots in other processes (:mod:`evaluation.isolate`).
 
 Family-specific public facts (Cowboy's deal, phase, stays) come from the variant's
-``view_extras`` hook into ``PublicView.extra``.
+``view_extras`` hook into ``PublicView.extra``. At a dealer's choice table ``variant``
+and ``options`` are the table's and ``game`` / ``game_options`` the game in play's
+(the table's own until the game is named); ``extra`` then holds the table's facts and
+the game in play's.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ class PublicView:
     (``player_i`` is seat i); chips are chips (``unit`` converts to reward units).
     ``events`` is everything the seat saw happen, in order: others' face-down cards
     appear as deal events with no cards, and others' secret events are left out.
+    ``game`` and ``game_options`` name the rules in play: the variant and its options,
+    or at a dealer's choice table the game the dealer named (the table itself before
+    that); bots that play by the rules read these.
     """
 
     variant: str
@@ -64,6 +70,8 @@ class PublicView:
     legal_actions: tuple[int, ...]
     legal_names: tuple[str, ...]
     options: Any
+    game: str = ""  # the game in play (the variant itself, or the game a dealer's choice table named)
+    game_options: Any = None  # its options
     extra: dict[str, Any] = field(default_factory=dict)  # family-specific public facts
     events: tuple[Event, ...] = field(default=(), repr=False)
 
@@ -181,8 +189,9 @@ def public_view(
     names = legal_names if legal_names is not None else tuple(game.action_names[a] for a in legal)
     up_cards = tuple(tuple(c for c, u in zip(st.cards[s], st.up[s], strict=True) if u) for s in range(st.n))
     labels = tuple(e.text for e in st.events if e.kind == EventKind.COMMUNITY) if st.community else ()
-    view_extras = game.variant.view_extras
-    extra = view_extras(st, seat) if view_extras is not None else {}
+    extra = _extras(game.variant.view_extras, st, seat)
+    if st.playing is not game:
+        extra.update(_extras(st.playing.variant.view_extras, st, seat))
     if events is None:
         events = tuple(v for v in (visible(e, seat) for e in st.events) if v is not None)
     return PublicView(
@@ -208,6 +217,14 @@ def public_view(
         legal_actions=legal,
         legal_names=names if legal else (),
         options=game.options,
+        game=st.playing.name,
+        game_options=st.playing.options,
         extra=extra,
         events=events,
     )
+
+
+def _extras(hook: Any, st: State, seat: int) -> dict[str, Any]:
+    """A variant's public facts for the seat (none without a ``view_extras`` hook; a
+    hook returns a fresh dict every call)."""
+    return hook(st, seat) if hook is not None else {}

@@ -12,6 +12,10 @@ OpenSpiel (``pip install 'dealers-choice[openspiel]'``, the ``open_spiel`` packa
 an optional dependency: this package imports ``pyspiel`` only when a function here is
 called, and says how to install it when it is missing. Design, limitations and
 examples: docs/openspiel.md.
+
+Dealer's choice (``dealers_choice``) is not an OpenSpiel game yet: its bounds would be
+the largest of its games', and ``choice="random"`` draws the game from the engine's
+generator, not at a chance node. :func:`load_game` says so.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from envs.engine.variant import Variant
 from envs.openspiel.params import PLAYERS, to_params
 from envs.variants import VARIANTS, get_variant
 
@@ -50,20 +55,31 @@ def load_game(name: str, **options: Any) -> Any:
 
     Raises:
         ImportError: OpenSpiel is not installed (the message says how to install it).
-        ValueError: an unknown variant or option, a bad value, or a game without a
-            longest length (unlimited stacks with no raise cap heads-up).
+        ValueError: an unknown variant or option, a bad value, a game without a
+            longest length (unlimited stacks with no raise cap heads-up), or dealer's
+            choice (no OpenSpiel form yet).
     """
-    module = _game_module()
     variant = get_variant(name[len(PREFIX) :] if isinstance(name, str) and name.startswith(PREFIX) else name)
+    if not has_openspiel_form(variant):
+        raise ValueError(
+            f"{variant.name} has no OpenSpiel form yet (its game is named during the hand); "
+            f"load one of its games instead: {', '.join(v.name for v in VARIANTS.values() if has_openspiel_form(v))}"
+        )
+    module = _game_module()
     module.register(variant)
     players = options.pop(PLAYERS, variant.seats[0])
     return module.game_class(variant)(to_params(variant, players, options))
 
 
+def has_openspiel_form(variant: Variant) -> bool:
+    """Whether the variant can be an OpenSpiel game (every one but dealer's choice)."""
+    return variant.family != "mixed"
+
+
 def register_all() -> list[str]:
-    """Register every variant with OpenSpiel; returns their OpenSpiel names."""
+    """Register every variant that has an OpenSpiel form; returns their OpenSpiel names."""
     module = _game_module()
-    return [module.register(variant) for variant in VARIANTS.values()]
+    return [module.register(variant) for variant in VARIANTS.values() if has_openspiel_form(variant)]
 
 
-__all__ = ["PREFIX", "load_game", "register_all"]
+__all__ = ["PREFIX", "has_openspiel_form", "load_game", "register_all"]

@@ -22,7 +22,7 @@ import numpy as np
 
 from envs.engine.cards import format_cards
 from envs.engine.events import Event, EventKind
-from envs.engine.observation import Tracker, describe
+from envs.engine.observation import describe
 from envs.engine.state import Game, State
 
 
@@ -76,7 +76,7 @@ class TensorView:
 
     def __init__(self, game: Game) -> None:
         self.pieces = game.variant.pieces(game)
-        self.tracker = Tracker(self.pieces, game.num_players, game.unit)
+        self.tracker = game.variant.tracker(game, self.pieces)
 
     @property
     def size(self) -> int:

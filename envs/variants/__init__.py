@@ -2,6 +2,7 @@
 
 Each family package (``stud``, ``cowpie``, ``cowboy``, ``chowaha``) describes its
 variants as :class:`~envs.engine.variant.Variant` objects; this module lists them.
+Dealer's choice (``mixed``) is a table over every game listed before it.
 Everything keyed by a variant elsewhere (environment ids, the versioned
 ``envs.<name>_v<k>`` modules, Gymnasium ids, documentation) is derived from here, so
 adding a variant is adding its object to a family and its name to this tuple.
@@ -16,9 +17,9 @@ from envs.engine.record import HandRecord, RecordFormatError
 from envs.engine.replay import record_inputs, replay_record
 from envs.engine.state import Game, State
 from envs.engine.variant import Variant
-from envs.variants import chowaha, cowboy, cowpie, stud
+from envs.variants import chowaha, cowboy, cowpie, mixed, stud
 
-VARIANTS: dict[str, Variant] = {
+GAMES: dict[str, Variant] = {
     v.name: v
     for v in (
         stud.STUD,
@@ -32,6 +33,8 @@ VARIANTS: dict[str, Variant] = {
         stud.TOY_STUD,
     )
 }
+DEALERS_CHOICE = mixed.dealers_choice(GAMES)  # a table that deals any of the games above
+VARIANTS: dict[str, Variant] = {**GAMES, DEALERS_CHOICE.name: DEALERS_CHOICE}
 
 
 def get_variant(name: str) -> Variant:

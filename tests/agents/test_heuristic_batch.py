@@ -24,7 +24,7 @@ from tests.envs.cases import OPTIONS, PLAYER_RANGE
 
 COWBOY_FAMILY = ("cowboy", "cowgirl", "cowpattie")
 VIEWS_PER_TABLE = 6
-KEEP = {"bet": 0.5, "stay": 0.25}  # chance of keeping a view of the common decisions (rare ones: always)
+KEEP = {"bet": 0.5, "stay": 0.25, "choose": 0.5}  # chance of keeping a view of the common decisions (rare ones: always)
 
 
 def table_options(variant: str) -> list[tuple[int, dict[str, Any]]]:
@@ -72,6 +72,8 @@ def random_views(variant: str, seed: int, per_table: int = VIEWS_PER_TABLE) -> l
 
 def decision_kind(view: PublicView) -> str:
     legal = view.legal_actions
+    if view.legal_names[0].startswith("choose_"):  # dealer's choice: the button names the game
+        return "choose"
     if STAY in legal:
         return "stay"
     if DECLARE_LOW in legal:
@@ -95,6 +97,7 @@ EXPECTED_KINDS = {
     "cowpattie": {"stay", "declare"},
     "five_card_stud": {"bet"},
     "toy_stud": {"bet"},
+    "dealers_choice": {"choose", "bet", "declare"},
 }
 
 

@@ -55,6 +55,8 @@ def kind(action: int, view: PublicView) -> str:
     if DRAW_BASE <= action < DRAW_BASE + NUM_DRAWS:
         return "dummy_draw" if "dummy_cards" in view.extra else "draw"
     name = view.legal_names[view.legal_actions.index(action)]
+    if name.startswith("choose_"):  # dealer's choice: the button names the game
+        return "choose"
     return "sized_bet" if name.startswith("bet_") else name
 
 
@@ -71,6 +73,7 @@ EXPECTED = {
     "cowpattie": {"stay", "fold", "declare_low", "declare_high"},
     "five_card_stud": {"bring_in", "raise", "check_call", "fold"},
     "toy_stud": {"raise", "check_call", "fold"},
+    "dealers_choice": {"choose", "bring_in", "raise", "check_call", "fold", "sized_bet"},
 }
 
 

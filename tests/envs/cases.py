@@ -19,6 +19,7 @@ API_PLAYERS: dict[str, tuple[int, ...]] = {
     "cowpattie": (3, 7),
     "five_card_stud": (2, 6, 10),
     "toy_stud": (2,),
+    "dealers_choice": (2, 3, 7),
 }
 
 # name -> (fewest, most) players for the property tests
@@ -34,6 +35,7 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "cowpattie": (3, 7),
     "five_card_stud": (2, 10),
     "toy_stud": (2, 2),
+    "dealers_choice": (2, 10),
 }
 
 # name -> option sets the property tests draw from (stacks, antes, house rules)
@@ -86,5 +88,19 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
         {"streets": 1},
         {"streets": 3, "ranks": "9TJQKA", "suits": "cdhs"},
         {"ranks": "KA", "suits": "cdh", "raise_cap": 1},
+    ),
+    # every choice mode; lists that seat 2..10 players (a Cowboy game or toy stud
+    # narrows the table: tests/variants/test_dealers_choice*.py cover those)
+    "dealers_choice": (
+        {},
+        {"choice": "rotate", "hands_per_game": 1},
+        {"choice": "random"},
+        {"choice": "rotate", "games": ("chowaha", "five_card_stud"), "stack": 40},
+        {
+            "games": ("five_card_stud", "chowaha"),
+            "stakes": {"ante": 1, "small_bet": 4, "big_bet": 8},
+            "game_options": {"chowaha": {"betting": "no_limit", "bet_sizes": (0.5, 2.0)}},
+        },
+        {"choice": "random", "games": ("chowaha",), "game_options": {"chowaha": {"betting": "pot_limit"}}},
     ),
 }

@@ -32,6 +32,7 @@ EXPECTED_IDS = [
     "DealersChoice/Cowpattie-v0",
     "DealersChoice/FiveCardStud-v0",
     "DealersChoice/ToyStud-v0",
+    "DealersChoice/DealersChoice-v0",
 ]
 # check_env's only complaint, deliberate: chip counts have no upper bound (Cowboy pots
 # grow without limit). The envs declare a frame rate (metadata["render_fps"]).

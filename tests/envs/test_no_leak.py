@@ -59,7 +59,7 @@ def _play(env, deck, actions=None, seed=0, viewer=None):  # type: ignore[no-unty
     Replaying for ``viewer``, another seat's secret split may have become illegal with
     its resampled cards: any legal split replaces it, since splits stay hidden from the
     viewer until the reveal (which comes with the end of the hand)."""
-    env.reset(seed=seed, options={"deck": deck, "button": 0})
+    env.reset(seed=seed, options={"deck": deck, "button": 0, "hand": 0})  # hand: one game in a rotation
     raw = env.unwrapped
     rng = np.random.default_rng(seed)
     taken, seen = [], []

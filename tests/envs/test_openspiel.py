@@ -142,7 +142,7 @@ def test_openspiels_game_checks_pass_and_returns_sum_to_zero(name: str, options:
 
 def test_games_load_by_their_openspiel_names_and_strings() -> None:
     names = register_all()
-    assert names == [f"dealers_choice_{name}" for name in VARIANTS]
+    assert names == [f"dealers_choice_{name}" for name in VARIANTS if name != "dealers_choice"]
     assert set(names) <= set(pyspiel.registered_names())
     game = pyspiel.load_game("dealers_choice_toy_stud(ranks=KA,streets=1)")
     assert game.engine_game.options.ranks == "KA" and game.num_players() == 2

@@ -26,7 +26,7 @@ def stud_pieces(game: Game) -> list[Piece]:
     n, streets = game.num_players, game.streets
     pieces: list[Piece] = [OwnCards(sum(len(s.deal) for s in streets)), UpCards(n)]
     if any(s.community_when_short for s in streets):
-        pieces.append(Community(1))
+        pieces.append(Community(1, ("community card",)))
     pieces += betting_pieces(n, game.options.raise_cap, [s.label for s in streets])
     if any(share.declared for share in game.pot_shares):
         pieces.append(Declarations(n))
