@@ -11,6 +11,10 @@ Groups, from the pieces of the env's layout (cards are ``rank * 4 + suit``):
 
 * ``own``: the player's cards (``own_cards``, ``hand`` or ``hole_cards``);
 * ``board``: the community cards; ``own_board``: own and board together;
+* Chowaha (``boards`` given): ``board_<k>`` and ``own_board_<k>`` per board instead,
+  because a Chowaha hand is two hole cards plus three cards of *one* board: counts
+  over all twelve layout cards (pairs across boards, five of a suit spread over
+  four boards) describe no hand anyone can make;
 * ``up_<k>``: the face-up cards of relative seat ``k`` (stud family);
 * ``dummy``: the Cowboy dummy, when the player draws for it.
 
@@ -38,8 +42,16 @@ PER_GROUP = 13 * 4 + 4  # at-least-k per rank, then suit counts
 VERSION = 1  # stored with the architecture: a checkpoint needs the features it was trained on
 
 
-def card_groups(pieces: Sequence[tuple[str, int]]) -> list[tuple[str, list[int]]]:
-    """``(group, offsets of its 52-card blocks)`` for an observation layout."""
+def card_groups(
+    pieces: Sequence[tuple[str, int]], boards: Sequence[Sequence[int]] | None = None
+) -> list[tuple[str, list[int]]]:
+    """``(group, offsets of its 52-card blocks)`` for an observation layout.
+
+    Args:
+        pieces: the layout's (name, size) pieces.
+        boards: community positions of each board (Chowaha's ``BOARDS``), or None for
+            one group of all community cards.
+    """
     groups: dict[str, list[int]] = {}
     offset = 0
     for name, size in pieces:
@@ -51,9 +63,25 @@ def card_groups(pieces: Sequence[tuple[str, int]]) -> list[tuple[str, list[int]]
                 key = f"up_{k + 1}" if group == "up" else group
                 groups.setdefault(key, []).append(offset + k * stride)
         offset += size
-    if "own" in groups and "board" in groups:
+    if boards is not None and "board" in groups:
+        layout = groups.pop("board")
+        for k, positions in enumerate(boards):
+            groups[f"board_{k}"] = [layout[p] for p in positions]
+        for k in range(len(boards)):
+            groups[f"own_board_{k}"] = groups.get("own", []) + groups[f"board_{k}"]
+    elif "own" in groups and "board" in groups:
         groups["own_board"] = groups["own"] + groups["board"]
     return list(groups.items())
+
+
+def layout_card_groups(variant: str, pieces: Sequence[tuple[str, int]]) -> list[tuple[str, list[int]]]:
+    """:func:`card_groups` of a variant's layout (per board in Chowaha)."""
+    boards = None
+    if variant == "chowaha":
+        from envs.variants.chowaha import BOARDS
+
+        boards = BOARDS
+    return card_groups(pieces, boards)
 
 
 class CardFeatures(nn.Module):
