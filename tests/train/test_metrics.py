@@ -22,7 +22,7 @@ from envs.engine.actions import (
     draw_action,
 )
 from envs.engine.cards import parse
-from training.metrics import action_frequencies, decision_kinds, eval_scalars
+from training.metrics import action_frequencies, decision_kinds, eval_scalars, eval_seed
 
 
 def mask(width: int, *legal: int) -> np.ndarray:
@@ -81,13 +81,26 @@ def test_action_frequencies_per_decision_type() -> None:
     assert set(stud_only) == {"bet_fold", "bet_check", "bet_call", "bet_bring_in", "bet_raise"}
 
 
-def test_eval_scalars_name_the_opponent_and_the_interval() -> None:
+def test_eval_scalars_name_the_opponent_the_mode_and_the_interval() -> None:
     from agents.arena import Stat
 
-    out = eval_scalars({"heuristic": Stat(12.5, 4.0, 100), "runs/x.pt": Stat(-1.0, 2.0, 10)})
-    assert out["eval/heuristic_per100"] == 12.5 and out["eval/heuristic_ci95"] == 4.0
-    assert out["eval/heuristic_low"] == 8.5 and out["eval/heuristic_high"] == 16.5
-    assert out["eval/runs_x_pt_per100"] == -1.0
+    out = eval_scalars(
+        {
+            "heuristic/greedy": Stat(12.5, 4.0, 100),
+            "heuristic/sampled": Stat(3.0, 1.0, 100),
+            "runs/x.pt/greedy": Stat(-1.0, 2.0, 10),
+        }
+    )
+    assert out["eval/heuristic/greedy"] == 12.5 and out["eval/heuristic/greedy_ci95"] == 4.0
+    assert out["eval/heuristic/greedy_low"] == 8.5 and out["eval/heuristic/greedy_high"] == 16.5
+    assert out["eval/heuristic/sampled"] == 3.0
+    assert out["eval/runs_x_pt/greedy"] == -1.0
+
+
+def test_every_evaluation_plays_fresh_deals() -> None:
+    seeds = {eval_seed(2024, train_seed, update) for train_seed in (1, 2) for update in (50, 100, 150)}
+    assert len(seeds) == 6  # no two evaluations (of one run or of two runs) share their deals
+    assert eval_seed(2024, 1, 50) == eval_seed(2024, 1, 50)  # but each is reproducible
 
 
 def test_card_features_count_ranks_and_suits_of_each_group() -> None:
