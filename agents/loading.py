@@ -7,6 +7,7 @@ spec                bot
 ``"call"``          :class:`~agents.base.CallingStation`
 ``"heuristic"``     :class:`~agents.heuristic.HeuristicAgent` (every variant)
 ``path/to/x.pt``    a trained checkpoint (see ``agents.checkpoint``)
+``"pretrained:stud"`` the agent shipped for a variant (``agents/pretrained/``)
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
 """
@@ -22,6 +23,23 @@ from agents.base import CallingStation, Policy, RandomAgent
 
 BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
+PRETRAINED = "pretrained:"
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+
+
+def pretrained_path(name: str) -> Path:
+    """The shipped checkpoint of ``pretrained:<name>``; a clear error names the ones that exist."""
+    path = PRETRAINED_DIR / f"{name}.pt"
+    if not name or "/" in name or "\\" in name or not path.is_file():
+        shipped = pretrained_names()
+        have = ", ".join(f"pretrained:{n}" for n in shipped) if shipped else "none in this installation"
+        raise ValueError(f"no shipped agent {(PRETRAINED + name)[:80]!r}; shipped agents: {have}")
+    return path
+
+
+def pretrained_names() -> list[str]:
+    """Variants with a shipped agent (``agents/pretrained/<variant>.pt``)."""
+    return sorted(p.stem for p in PRETRAINED_DIR.glob("*.pt"))
 
 
 def _from_path(target: str, seed: int | None) -> Any:
@@ -56,11 +74,15 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         return BUILTIN[spec](seed=seed)
     if spec in LAZY:
         return _from_path(LAZY[spec], seed)
+    if spec.startswith(PRETRAINED):
+        from agents.checkpoint import load_agent
+
+        return load_agent(pretrained_path(spec[len(PRETRAINED) :]), seed=seed, **kwargs)
     if spec.endswith((".pt", ".pth")) or Path(spec).is_file():
         from agents.checkpoint import load_agent
 
         return load_agent(spec, seed=seed, **kwargs)
     if ":" in spec:
         return _from_path(spec, seed)
-    known = ", ".join([*BUILTIN, *LAZY, "a checkpoint path", "module:Class"])
+    known = ", ".join([*BUILTIN, *LAZY, "a checkpoint path", "pretrained:<variant>", "module:Class"])
     raise ValueError(f"unknown bot spec {spec!r}; use one of: {known}")

@@ -11,9 +11,10 @@ result is the learner's mean per seat-hand over each duplicate set, with the 95%
 interval over sets, quoted like the arena (per 100 hands, per game in the Cowboy
 family).
 
-Randomness: the learner samples from ``torch.Generator(seed)`` (nothing, when
-greedy), the candidate features and the bot use generators seeded from ``seed`` and
-the chunk of deals, so a match is reproducible for the same deals and seed (the bot
+Randomness: the learner's sampling (none when greedy), the candidate features and the
+bot use generators seeded from ``seed`` and the first deal number, so a match is
+reproducible for the same deals and seed, and matches split into chunks of deals
+draw independent numbers per chunk (the bot
 is not reseeded hand by hand as in the arena, so the numbers differ from
 ``run_match``'s on the same deals; the deals and lineups are the same).
 """
@@ -21,7 +22,8 @@ is not reseeded hand by hand as in the arena, so the numbers differ from
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,15 +70,35 @@ def duplicate_match(
 ) -> MatchSummary:
     """Play ``deals`` (a count, or the deal numbers) against ``opponent`` (a bot with
     ``act`` or ``act_batch``); see the module docstring."""
+    with one_thread():
+        return _match(net, layout, opponent, deals, seed, greedy, tables)
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Small-batch inference on one torch thread (idle OpenMP workers spinning on a busy
+    machine made it ten times slower), restored afterwards."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _match(
+    net: PolicyNet, layout: Layout, opponent: Any, deals: Sequence[int] | int, seed: int, greedy: bool, tables: int
+) -> MatchSummary:
     began = time.perf_counter()
     numbers = list(range(deals)) if isinstance(deals, int) else list(deals)
     n = layout.num_players
     jobs = [(d, tuple(lineup)) for d in numbers for lineup in lineups(2, n, True)]
-    generator = torch.Generator().manual_seed(seed)
-    chunk_key = numbers[0] if numbers else 0
-    feature_rng = np.random.default_rng([seed, chunk_key, 1])
+    chunk_key = numbers[0] if numbers else 0  # the first deal: chunks of one match draw independent numbers
+    sampling, features, bot = np.random.SeedSequence([seed, chunk_key]).spawn(3)
+    generator = torch.Generator().manual_seed(int(sampling.generate_state(1, np.uint64)[0] >> 1))
+    feature_rng = np.random.default_rng(features)
     if hasattr(opponent, "seed"):
-        opponent.seed(int(np.random.default_rng([seed, chunk_key, 2]).integers(2**31 - 1)))
+        opponent.seed(int(bot.generate_state(1)[0] >> 1))
     net.eval()
     hands = [_Hand(make_raw(layout.variant, n, **layout.env_kwargs)) for _ in range(min(tables, len(jobs)))]
     totals: dict[int, list[float]] = {d: [0.0, 0.0] for d in numbers}  # learner reward sum, seat-hands
