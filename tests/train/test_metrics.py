@@ -121,3 +121,31 @@ def test_card_features_count_ranks_and_suits_of_each_group() -> None:
     assert at_least[1, 1, deuces, 0] == 1 and at_least[1, 0, aces].sum() == 0  # player_0 sees only the 2c of them
     assert torch.equal(out[:, 2], torch.zeros(2, PER_GROUP))  # no community card
     assert parse("As")[0] // 4 == aces
+
+
+def test_chowaha_card_features_count_each_board_apart() -> None:
+    """A Chowaha hand is two hole cards and three cards of one board: a pair split over
+    two boards is no pair, so the counts are per board (and hole cards plus board)."""
+    from agents.features import layout_card_groups
+    from envs.variants.chowaha import BOARDS, LAYOUT
+
+    layout = Layout.build("chowaha", 2, {})
+    groups = dict(layout_card_groups("chowaha", layout.pieces))
+    assert list(groups) == ["own", *(f"board_{k}" for k in range(4)), *(f"own_board_{k}" for k in range(4))]
+    community = dict(layout.pieces)["community"] // len(LAYOUT)
+    obs = torch.zeros(1, layout.obs_size)
+    start = sum(size for name, size in layout.pieces[: [n for n, _ in layout.pieces].index("community")])
+    top, bottom = BOARDS[0][0], BOARDS[3][0]  # top flop and bottom flop: no board shares them
+    kings = parse("Kh Ks")
+    obs[0, start + top * community + kings[0]] = 1
+    obs[0, start + bottom * community + kings[1]] = 1
+    features = CardFeatures(layout.obs_size, list(groups.items()))
+    out = features(obs).view(len(groups), PER_GROUP)[:, :52].view(len(groups), 13, 4)
+    k = kings[0] // 4
+    names = list(groups)
+    assert out[names.index("board_0"), k].tolist() == [1, 0, 0, 0]
+    assert out[names.index("board_3"), k].tolist() == [1, 0, 0, 0]
+    assert all(out[names.index(f"board_{b}"), k, 1] == 0 for b in range(4))  # no board holds a pair of kings
+    assert out[names.index("board_1"), k].sum() == 0 and out[names.index("board_2"), k].sum() == 0
+    whole = CardFeatures(layout.obs_size, card_groups(layout.pieces))  # the old grouping: one board of 12
+    assert whole(obs).view(-1, PER_GROUP)[1, :52].view(13, 4)[k].tolist() == [1, 1, 0, 0]
