@@ -140,11 +140,9 @@ class PolicyNet(nn.Module):
 
     def _logits(self, h: torch.Tensor, cands: torch.Tensor | None) -> torch.Tensor:
         logits = self.policy(h)
-        if self.scorer is None:
+        if self.scorer is None or cands is None:  # None: no decision here offers a candidate (they are masked)
             return logits
         lo, hi = self.candidates  # type: ignore[misc]
-        if cands is None:
-            cands = h.new_zeros(h.shape[0], hi - lo, CANDIDATE_FEATURES)
         scores = self.scorer(h, cands)
         return torch.cat([logits[:, :lo], scores, logits[:, hi:]], dim=1)
 
