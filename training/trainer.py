@@ -2,12 +2,14 @@
 
 One update (1-based index ``k``):
 
-1. the collector plays self-play and pool tables until ``rollout.decisions`` learner
-   decisions are in finished episodes (``agents.rollout``);
+1. the collector plays the tables of ``rollout.mix`` (fixed bots such as the heuristic,
+   self-play, pool snapshots) until ``rollout.decisions`` learner decisions are in
+   finished episodes (``agents.rollout``);
 2. PPO runs its epochs over them at the learning rate of update ``k`` (``agents.ppo``);
 3. every ``pool.snapshot_every`` updates a frozen copy joins the opponent pool;
 4. every ``eval.every`` updates (and at the end) the learner plays duplicate matches
-   against ``eval.opponents``;
+   against ``eval.opponents`` on fresh deals, greedy and sampled
+   (``training.evaluation``; the final verdict is ``python -m training.verdict``);
 5. every ``train.checkpoint_every`` updates (and at the end) checkpoints are written.
 
 After each update the trainer keeps a *boundary* state in memory: weights, optimizer,
