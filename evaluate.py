@@ -368,7 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = script_parser("evaluate.py", __doc__ or "")
     add = p.add_argument
     add("variant", help="variant or env id: " + ", ".join(ENV_SPECS))
-    add("bots", nargs="+", help="bot specs: random, call, heuristic, path/to/checkpoint.pt, module:Class")
+    add("bots", nargs="+", help="bot specs: random, call, heuristic, pretrained:<variant>, path/to/checkpoint.pt, "
+        "module:Class")  # fmt: skip
     add("-n", "--deals", "--hands", "--games", dest="deals", type=int, default=1000,
         help="deals (duplicate sets) to play; each is played once per seating (default 1000)")  # fmt: skip
     add("-p", "--players", dest="num_players", type=int, default=None,

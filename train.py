@@ -1,10 +1,11 @@
-"""Self-play PPO training of a baseline agent for one Dealer's Choice variant.
+"""PPO training of an agent for one Dealer's Choice variant against a population of opponents.
 
 Reads top to bottom (CleanRL style): a config (``training.config``: TOML files in
 ``configs/``, each setting documented), a trainer (``training.trainer``) that
-collects self-play data on many tables at once, runs masked PPO, keeps an opponent
-pool of past snapshots, evaluates against fixed bots, and writes TensorBoard logs and
-checkpoints to ``runs/<variant>__<name>__<seed>__<time>/``::
+collects data on many tables at once against the table mix of ``rollout.mix`` (the
+heuristic bot, past snapshots, self-play, random and call), runs masked PPO, keeps an
+opponent pool of past snapshots, evaluates against fixed bots on fresh deals, and
+writes TensorBoard logs and checkpoints to ``runs/<variant>__<name>__<seed>__<time>/``::
 
     python train.py                                   # two-player stud, about ten minutes
     python train.py --config configs/razz.toml --set ppo.lr=1e-4 --set train.seed=3
@@ -12,7 +13,10 @@ checkpoints to ``runs/<variant>__<name>__<seed>__<time>/``::
     tensorboard --logdir runs
 
 The checkpoint ``runs/<run>/checkpoints/latest.pt`` plays with
-``agents.load("runs/<run>/checkpoints/latest.pt")`` (or ``evaluate.py``).
+``agents.load("runs/<run>/checkpoints/latest.pt")`` (or ``evaluate.py``);
+``python -m training.verdict runs/<run>`` gives the final verdict (5,000 fresh
+duplicate deals) and ``python -m training.ship runs/<run>`` ships it as
+``pretrained:<variant>``.
 
 A run holds its folder's lock (``training.runlock``) from start to end: a second
 ``train.py`` on the same folder stops with a message naming the process that owns it.
@@ -129,7 +133,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line (``--help`` lists every setting with its documentation)."""
     parser = argparse.ArgumentParser(
         prog="train.py",
-        description="Self-play PPO training for a Dealer's Choice variant; logs to TensorBoard under runs/.",
+        description="PPO training for a Dealer's Choice variant against a population of opponents; logs to "
+        "TensorBoard under runs/.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="settings (TOML sections; set any of them with --set section.key=value):" + help_text(),
     )

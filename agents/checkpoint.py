@@ -4,14 +4,22 @@ A checkpoint is a ``torch.save`` of plain data only (dicts, lists, strings, numb
 tensors)::
 
     format        "dealers-choice-checkpoint"
-    version       1
+    version       2
     arch          the network's description (PolicyNet.arch())
     layout        variant, player count, options, observation pieces, action names
-    weights       the network's state_dict
+    weights       the network's state_dict (float32, or float16 in shipped agents)
     step          {"update": ..., "decisions": ..., "hands": ...}
     config        the resolved training config (nested dicts)
     training      optional: optimizer, opponent pool, counters and RNG states
                   (what ``train.py --resume`` needs; agents ignore it)
+
+Version 2 added the candidate scoring head, the privileged critic and the value
+normalisation statistics to the network; version 1 files still load as agents (their
+networks have none of these: the statistics are filled in as mean 0, scale 1, which is
+what version 1 computed) but cannot be resumed (their training config names settings
+that were replaced). Shipped agents (``agents/pretrained``) are written with
+``acting_only=True`` (no value head: the policy alone acts) and ``half=True`` (float16
+weights, read back as float32), which keeps each file small.
 
 It is written atomically (to a temporary file in the same folder, flushed and synced,
 then renamed over the target), so a run killed while saving leaves the previous
@@ -51,7 +59,8 @@ from agents.nets import PolicyNet
 from agents.neural import Layout, LayoutError, NeuralAgent
 
 FORMAT = "dealers-choice-checkpoint"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)
 REQUIRED = ("format", "version", "arch", "layout", "weights", "step", "config")
 TEMPORARY_GLOB = ".*.pt.*.tmp"  # what atomic_save writes before its rename
 CHECKED_SECTIONS = ("weights", "training")  # sections whose tensors must be finite
@@ -69,16 +78,29 @@ def save_checkpoint(
     step: dict[str, int],
     config: dict[str, Any],
     training: dict[str, Any] | None = None,
+    acting_only: bool = False,
+    half: bool = False,
 ) -> Path:
-    """Write a checkpoint atomically; returns its path."""
+    """Write a checkpoint atomically; returns its path.
+
+    ``acting_only`` drops the value head (an agent for play, not for resuming);
+    ``half`` stores the weights as float16 (loading turns them back into float32)."""
     if net.obs_size != layout.obs_size or net.num_actions != len(layout.action_names):
         raise CheckpointError(f"network shape does not match the layout {layout.describe()}")
+    if acting_only:
+        if training is not None:
+            raise CheckpointError("an acting-only checkpoint has no value head: it cannot hold a training state")
+        net = net.acting_copy()
+    dtype = torch.float16 if half else None
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "arch": net.arch(),
         "layout": layout.to_dict(),
-        "weights": {k: v.detach().clone() for k, v in net.state_dict().items()},
+        "weights": {
+            k: v.detach().clone() if dtype is None or not v.is_floating_point() else v.detach().to(dtype)
+            for k, v in net.state_dict().items()
+        },
         "step": dict(step),
         "config": config,
     }
@@ -173,9 +195,10 @@ def read_checkpoint(path: str | Path) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CheckpointError(f"{str(path)!r} is not a Dealer's Choice checkpoint (no format tag {FORMAT!r})")
-    if data.get("version") != VERSION:
+    if data.get("version") not in READABLE:
         raise CheckpointError(
-            f"{str(path)!r} has checkpoint version {data.get('version')!r}; this code reads {VERSION}"
+            f"{str(path)!r} has checkpoint version {data.get('version')!r}; this code reads versions "
+            f"{', '.join(map(str, READABLE))}"
         )
     missing = [k for k in REQUIRED if k not in data]
     if missing:
@@ -249,7 +272,11 @@ def net_from_checkpoint(data: dict[str, Any], path: str | Path = "checkpoint") -
         raise CheckpointError(f"{str(path)!r} cannot be used: {problem}")
     try:
         net = PolicyNet.from_arch(data["arch"])
-        net.load_state_dict(data["weights"])
+        weights = dict(data["weights"])
+        if data.get("version") == 1:  # no value statistics yet: version 1 values were unnormalised
+            weights.setdefault("value_mean", torch.zeros(()))
+            weights.setdefault("value_std", torch.ones(()))
+        net.load_state_dict(weights)
         stored = Layout.from_dict(data["layout"])
     except (KeyError, TypeError, ValueError, RuntimeError) as err:
         detail = " ".join(str(err).split())[:400]

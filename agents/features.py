@@ -7,12 +7,12 @@ has to learn separately for every pair of slots. This layer adds, for each group
 cards, what a player actually reasons with: for every rank whether the group holds at
 least 1, 2, 3 or 4 of it, and how many cards of each suit it holds (divided by 5).
 
-Groups, from the pieces of the env's layout (cards are ``rank * 4 + suit``):
-
-* ``own``: the player's cards (``own_cards``, ``hand`` or ``hole_cards``);
-* ``board``: the community cards; ``own_board``: own and board together;
-* ``up_<k>``: the face-up cards of relative seat ``k`` (stud family);
-* ``dummy``: the Cowboy dummy, when the player draws for it.
+Groups come from the pieces' card blocks (cards are ``rank * 4 + suit``): ``own``
+(the player's cards), ``board`` and ``own_board`` (community cards, alone and with
+the player's), ``board_<k>`` and ``own_board_<k>`` instead where the community forms
+several boards (a Chowaha hand is two hole cards plus three cards of *one* board:
+counts over all twelve layout cards describe no hand anyone can make), ``up_<k>``
+(the face-up cards of relative seat ``k``) and ``dummy`` (the Cowboy dummy).
 
 The layer has no parameters: it is a fixed function of the observation, rebuilt from
 the group description stored with the network's architecture.
@@ -21,39 +21,53 @@ the group description stored with the network's architecture.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
 
-# piece name -> (group, stride of its 52-card blocks)
-CARD_PIECES: dict[str, tuple[str, int]] = {
-    "own_cards": ("own", 53),  # 52 one-hot and a face-up flag per slot
-    "hand": ("own", 52),
-    "hole_cards": ("own", 52),
-    "community": ("board", 52),
-    "up_cards": ("up", 52),  # one block per relative seat
-    "dummy": ("dummy", 52),
-}
+from envs.engine.observation import Piece
+from envs.registry import make_raw
+
+if TYPE_CHECKING:
+    from agents.neural import Layout
+
 PER_GROUP = 13 * 4 + 4  # at-least-k per rank, then suit counts
 VERSION = 1  # stored with the architecture: a checkpoint needs the features it was trained on
 
 
-def card_groups(pieces: Sequence[tuple[str, int]]) -> list[tuple[str, list[int]]]:
-    """``(group, offsets of its 52-card blocks)`` for an observation layout."""
+def piece_card_groups(pieces: Sequence[Piece]) -> list[tuple[str, list[int]]]:
+    """``(group, offsets of its 52-card blocks)`` from the pieces' card blocks.
+
+    Each piece says where it holds cards and which groups they belong to
+    (:class:`envs.engine.observation.CardBlock`), so no piece name is known here. Where
+    the community cards form several boards (``board_1``...: Chowaha), the whole
+    ``board`` group is dropped, since counts over cards of different boards describe
+    no hand; ``own_<board>`` joins the player's cards with each board.
+    """
     groups: dict[str, list[int]] = {}
     offset = 0
-    for name, size in pieces:
-        if name in CARD_PIECES:
-            group, stride = CARD_PIECES[name]
-            if size % stride:
-                raise ValueError(f"piece {name!r} has {size} floats, not a multiple of {stride}")
-            for k in range(size // stride):
-                key = f"up_{k + 1}" if group == "up" else group
-                groups.setdefault(key, []).append(offset + k * stride)
-        offset += size
-    if "own" in groups and "board" in groups:
-        groups["own_board"] = groups["own"] + groups["board"]
+    for piece in pieces:
+        for block in piece.card_blocks:
+            for group in block.groups:
+                groups.setdefault(group, []).append(offset + block.offset)
+        offset += piece.size
+    boards = [g for g in groups if g.startswith("board_")]
+    if boards:
+        groups.pop("board", None)
+    elif "board" in groups:
+        boards = ["board"]
+    if "own" in groups:
+        for board in boards:
+            groups[f"own_{board}"] = groups["own"] + groups[board]
     return list(groups.items())
+
+
+def card_groups(layout: Layout) -> list[tuple[str, list[int]]]:
+    """:func:`piece_card_groups` of the env a layout describes (built once here; the
+    groups are then stored with the network's architecture)."""
+    env = make_raw(layout.variant, layout.num_players, **layout.env_kwargs)
+    return piece_card_groups(env.pieces)
 
 
 class CardFeatures(nn.Module):

@@ -11,6 +11,7 @@ spec                bot
                     in ``agents.sb3.SB3Agent``)
 ``path/to/dir``     an RLlib checkpoint directory, or one module's directory in
                     it (see ``agents.rllib_agent``; needs the ``ray`` extra)
+``"pretrained:stud"`` the agent shipped for a variant (``agents/pretrained/``)
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
 
@@ -35,6 +36,23 @@ from envs.policy import failure_text
 BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
 STYLED = "heuristic:"  # prefix of a heuristic with a style
+PRETRAINED = "pretrained:"
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+
+
+def pretrained_path(name: str) -> Path:
+    """The shipped checkpoint of ``pretrained:<name>``; a clear error names the ones that exist."""
+    path = PRETRAINED_DIR / f"{name}.pt"
+    if not name or "/" in name or "\\" in name or not path.is_file():
+        shipped = pretrained_names()
+        have = ", ".join(f"pretrained:{n}" for n in shipped) if shipped else "none in this installation"
+        raise ValueError(f"no shipped agent {(PRETRAINED + name)[:80]!r}; shipped agents: {have}")
+    return path
+
+
+def pretrained_names() -> list[str]:
+    """Variants with a shipped agent (``agents/pretrained/<variant>.pt``)."""
+    return sorted(p.stem for p in PRETRAINED_DIR.glob("*.pt"))
 
 
 def _from_path(target: str, seed: int | None) -> Any:
@@ -78,6 +96,10 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         return HeuristicAgent(seed=seed, style=parse_style(spec[len(STYLED) :]))
     if spec in LAZY:
         return _from_path(LAZY[spec], seed)
+    if spec.startswith(PRETRAINED):
+        from agents.checkpoint import load_agent
+
+        return load_agent(pretrained_path(spec[len(PRETRAINED) :]), seed=seed, **kwargs)
     if spec.endswith((".pt", ".pth", ".zip")) or Path(spec).is_file():  # .zip: says what an SB3 model is
         from agents.checkpoint import load_agent
 
@@ -88,6 +110,12 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         return load_rllib_agent(spec, seed=seed, **kwargs)
     if ":" in spec:
         return _from_path(spec, seed)
-    kinds = ["heuristic:<style>", "a checkpoint path", "an RLlib checkpoint directory", "module:Class"]
+    kinds = [
+        "heuristic:<style>",
+        "pretrained:<variant>",
+        "a checkpoint path",
+        "an RLlib checkpoint directory",
+        "module:Class",
+    ]
     known = ", ".join([*BUILTIN, *LAZY, *kinds])
     raise ValueError(f"unknown bot spec {spec!r}; use one of: {known}")

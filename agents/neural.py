@@ -19,6 +19,8 @@ import numpy as np
 import torch
 
 from agents.base import Agent, Observation
+from agents.candidates import FEATURES as CANDIDATE_FEATURES
+from agents.candidates import candidate_features, needs_candidates
 from agents.nets import PolicyNet, choose
 from envs.aec import DealersChoiceEnv
 from envs.registry import make_raw
@@ -203,10 +205,30 @@ class NeuralAgent(Agent):
                 f"({self.layout.describe()})"
             )
         mask = np.stack([o["action_mask"] for o in observations])
+        cands = self.candidate_rows(mask, views)
         with torch.inference_mode():
-            logits = self.net.logits(torch.from_numpy(obs))
+            obs_t = torch.from_numpy(obs)
+            logits = self.net.logits(obs_t) if cands is None else self.net.logits(obs_t, torch.from_numpy(cands))
             actions, _ = choose(logits, torch.from_numpy(mask), greedy=self.greedy, generator=self.generator)
         return [int(a) for a in actions]
+
+    def candidate_rows(self, masks: np.ndarray, views: Sequence[PublicView | None]) -> np.ndarray | None:
+        """The candidate feature rows (:mod:`agents.candidates`) of the decisions that
+        need them, from the seats' public views; None when none does."""
+        slots = self.net.candidates
+        rows = np.flatnonzero(needs_candidates(masks, slots))
+        if slots is None or not len(rows):
+            return None
+        out = np.zeros((len(masks), slots[1] - slots[0], CANDIDATE_FEATURES), np.float32)
+        for i in rows:
+            view = views[i]
+            if view is None:
+                raise ValueError(
+                    "this network scores candidate choices (declarations, splits, draws) from the public view; "
+                    "call act(observation, view) with env.public_view(agent)"
+                )
+            out[i] = candidate_features(view, slots, self.rng)
+        return out
 
     def __repr__(self) -> str:
         return f"NeuralAgent({self.layout.describe()}, greedy={self.greedy})"

@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     layout = Layout.build(args.variant, args.players, {})
     torch.manual_seed(0)
-    net = PolicyNet(layout.obs_size, len(layout.action_names), args.hidden, card_groups=card_groups(layout.pieces))
+    net = PolicyNet(layout.obs_size, len(layout.action_names), args.hidden, card_groups=card_groups(layout))
     torch.set_num_threads(1)
     print(f"{layout.describe()}; {args.tables} tables; network {args.hidden} x 2 torsos + card features")
     print("| what | decisions per second |\n|---|---:|")

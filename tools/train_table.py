@@ -2,12 +2,15 @@
 
 For each variant the newest run folder ``runs/<variant>__*`` with a final checkpoint is
 read: the counters from ``checkpoints/latest.pt`` (updates, learner decisions, hands,
-training seconds without the periodic evaluations) and the last evaluation logged to
-TensorBoard (``eval/<bot>_per100`` and ``_ci95``: duplicate deals, 95% interval).
-Nothing is re-measured here; the figures are the run's own.
+training seconds without the periodic evaluations) and the results of the run's final
+verdict (``verdict.json``, written by ``python -m training.verdict``: thousands of
+fresh duplicate deals, greedy and sampled, 95% intervals). A run without a verdict
+shows its last in-training evaluation instead (``eval/<bot>/<mode>`` and ``_ci95``,
+fewer deals), marked with an asterisk. Nothing is re-measured here; the figures are
+the run's own.
 
-``--plot FILE`` also draws every run's evaluation curves (result against each bot with
-its 95% band, over learner decisions) into one PNG.
+``--plot FILE`` also draws every run's evaluation curves (result against each bot,
+greedy and sampled, with its 95% band, over learner decisions) into one PNG.
 
 Usage: ``python tools/train_table.py [--runs runs] [--plot docs/training.png] [variant ...]``.
 """
@@ -15,6 +18,7 @@ Usage: ``python tools/train_table.py [--runs runs] [--plot docs/training.png] [v
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 VARIANTS = ["stud", "razz", "stud_hilo", "stud_hilo_declare", "cowpie", "cowboy", "cowgirl", "cowpattie", "chowaha"]
 UNITS = {"cowboy": "antes per game", "cowgirl": "antes per game", "cowpattie": "antes per game"}
 UNITS["chowaha"] = "big blinds per 100 hands"
+MODES = ("/greedy", "/sampled")
 
 
 def newest_run(runs: Path, variant: str) -> Path | None:
@@ -34,27 +39,38 @@ def newest_run(runs: Path, variant: str) -> Path | None:
 
 
 def eval_curves(run: Path) -> dict[str, list[tuple[int, float, float]]]:
-    """``{bot: [(learner decisions, mean, ci95), ...]}`` from the run's ``eval/`` scalars."""
+    """``{"<bot>/<mode>": [(learner decisions, mean, ci95), ...]}`` from the run's ``eval/`` scalars."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     events = EventAccumulator(str(run), size_guidance={"scalars": 0})
     events.Reload()
+    tags = set(events.Tags()["scalars"])
     out: dict[str, list[tuple[int, float, float]]] = {}
-    for tag in events.Tags()["scalars"]:
-        if tag.startswith("eval/") and tag.endswith("_per100"):
-            bot = tag[len("eval/") : -len("_per100")]
-            halves = events.Scalars(f"eval/{bot}_ci95")
-            out[bot] = [(e.step, e.value, h.value) for e, h in zip(events.Scalars(tag), halves, strict=True)]
+    for tag in sorted(tags):
+        if tag.startswith("eval/") and tag.endswith(MODES) and f"{tag}_ci95" in tags:
+            key = tag[len("eval/") :]
+            halves = events.Scalars(f"{tag}_ci95")
+            out[key] = [(e.step, e.value, h.value) for e, h in zip(events.Scalars(tag), halves, strict=True)]
     return out
 
 
-def last_eval(run: Path) -> dict[str, tuple[float, float]]:
-    """``{bot: (mean, ci95)}`` of the run's last evaluation."""
-    return {bot: (curve[-1][1], curve[-1][2]) for bot, curve in eval_curves(run).items()}
+def results(run: Path) -> tuple[dict[str, tuple[float, float]], bool, int | None]:
+    """``({"<bot>/<mode>": (mean, ci95)}, from the final verdict?, deals)``."""
+    verdict = run / "verdict.json"
+    if verdict.is_file():
+        data = json.loads(verdict.read_text(encoding="utf-8"))
+        found = {
+            f"{bot}/{mode}": (r["mean"], r["ci95"])
+            for bot, modes in data["results"].items()
+            for mode, r in modes.items()
+        }
+        return found, True, int(data["deals"])
+    return {key: (curve[-1][1], curve[-1][2]) for key, curve in eval_curves(run).items()}, False, None
 
 
 def plot(runs: dict[str, Path], path: Path) -> None:
-    """One panel per variant: the result against each evaluation bot, with its 95% band."""
+    """One panel per variant: the result against each evaluation bot, greedy (solid)
+    and sampled (dashed), with its 95% band."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -64,16 +80,22 @@ def plot(runs: dict[str, Path], path: Path) -> None:
     rows = -(-len(runs) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
     for ax, (variant, run) in zip(axes.flat, runs.items(), strict=False):
-        for bot, curve in eval_curves(run).items():
+        colors: dict[str, str] = {}
+        for key, curve in eval_curves(run).items():
+            bot, _, mode = key.rpartition("/")
             x = [c[0] / 1e6 for c in curve]
             y = [c[1] for c in curve]
-            ax.plot(x, y, marker="o", label=f"vs {bot}")
-            ax.fill_between(x, [c[1] - c[2] for c in curve], [c[1] + c[2] for c in curve], alpha=0.2)
+            style = "-" if mode == "greedy" else "--"
+            line = ax.plot(x, y, style, marker="o", markersize=3, label=f"vs {bot} ({mode})", color=colors.get(bot))
+            colors[bot] = line[0].get_color()
+            ax.fill_between(
+                x, [c[1] - c[2] for c in curve], [c[1] + c[2] for c in curve], alpha=0.12, color=colors[bot]
+            )
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_title(variant)
         ax.set_xlabel("learner decisions (millions)")
         ax.set_ylabel(UNITS.get(variant, "big bets per 100 hands"), fontsize=8)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=6)
     for ax in list(axes.flat)[len(runs) :]:
         ax.axis("off")
     fig.tight_layout()
@@ -81,11 +103,12 @@ def plot(runs: dict[str, Path], path: Path) -> None:
 
 
 def row(variant: str, run: Path) -> dict[str, Any]:
-    """One table row: the run's counters and last evaluation."""
+    """One table row: the run's counters and results."""
     from agents.checkpoint import read_checkpoint
 
     data = read_checkpoint(run / "checkpoints" / "latest.pt")
     counters = data.get("training", {}).get("counters", {})
+    found, final, deals = results(run)
     return {
         "variant": variant,
         "players": data["layout"]["num_players"],
@@ -93,26 +116,36 @@ def row(variant: str, run: Path) -> dict[str, Any]:
         "decisions": int(data["step"]["decisions"]),
         "hands": int(data["step"]["hands"]),
         "minutes": float(counters.get("seconds", float("nan"))) / 60,
-        "eval": last_eval(run),
-        "deals": int(data["config"]["eval"]["deals"]),
+        "results": found,
+        "final": final,
+        "deals": deals if deals is not None else int(data["config"]["eval"]["deals"]),
         "run": run.name,
     }
 
 
-def fmt(stat: tuple[float, float] | None) -> str:
-    return "not run" if stat is None else f"{stat[0]:+.1f} ± {stat[1]:.1f}"
+def fmt(stat: tuple[float, float] | None, final: bool) -> str:
+    if stat is None:
+        return "not run"
+    mark = "" if final else "*"
+    bold = "**" if final and stat[0] - stat[1] > 0 else ""
+    return f"{bold}{stat[0]:+.1f} ± {stat[1]:.1f}{bold}{mark}"
+
+
+COLUMNS = ("heuristic/greedy", "heuristic/sampled", "random/greedy", "random/sampled", "call/greedy")
 
 
 def table(rows: list[dict[str, Any]]) -> str:
+    heads = " | ".join(f"vs {c.replace('/', ' ')}" for c in COLUMNS)
     lines = [
-        "| variant | players | updates | learner decisions | training time | vs random | vs heuristic | unit |",
-        "|---|---|---|---|---|---|---|---|",
+        f"| variant | players | updates | learner decisions | training time | {heads} | deals | unit |",
+        "|---|---|---|---|---|" + "---|" * len(COLUMNS) + "---|---|",
     ]
     for r in rows:
         unit = UNITS.get(r["variant"], "big bets per 100 hands")
+        cells = " | ".join(fmt(r["results"].get(c), r["final"]) for c in COLUMNS)
         lines.append(
             f"| {r['variant']} | {r['players']} | {r['updates']} | {r['decisions']:,} | "
-            f"{r['minutes']:.1f} min | {fmt(r['eval'].get('random'))} | {fmt(r['eval'].get('heuristic'))} | {unit} |"
+            f"{r['minutes']:.1f} min | {cells} | {r['deals']:,} | {unit} |"
         )
     return "\n".join(lines)
 
@@ -132,11 +165,13 @@ def main(argv: list[str] | None = None) -> int:
         found[variant] = run
     rows = [row(variant, run) for variant, run in found.items()]
     print(table(rows))
+    print("\nbold: the 95% interval is above zero; *: last in-training evaluation (no verdict.json yet)")
     if args.plot and found:
         plot(found, args.plot)
         print(f"wrote {args.plot}")
     for r in rows:
-        print(f"{r['variant']}: {r['run']} ({r['hands']:,} hands, eval over {r['deals']} duplicate deals)")
+        source = "verdict" if r["final"] else "in-training evaluation"
+        print(f"{r['variant']}: {r['run']} ({r['hands']:,} hands; {source} over {r['deals']:,} duplicate deals)")
     return 0
 
 

@@ -28,6 +28,29 @@ from pathlib import Path
 from typing import Any
 
 from training.pool import SAMPLING_RULES
+from training.ppo import VALUE_LOSSES
+
+# the heuristic at about half the tables (a tenth of them perturbed: tighter, looser,
+# raise-happier), snapshots, self-play and a little random and call
+DEFAULT_MIX = {
+    "heuristic": 0.4,
+    "heuristic:tight": 0.035,
+    "heuristic:loose": 0.035,
+    "heuristic:aggressive": 0.03,
+    "pool": 0.25,
+    "self": 0.15,
+    "random": 0.05,
+    "call": 0.05,
+}
+TABLE_KINDS = ("self", "pool")
+EVAL_MODES = ("greedy", "sampled")
+# settings that were replaced: what to write instead
+REPLACED = {
+    "rollout.self_play": "rollout.mix (for example mix = {self = 0.5, pool = 0.5})",
+    "rollout.bots": "rollout.mix (for example mix = {heuristic = 0.5, self = 0.25, pool = 0.25})",
+    "rollout.bot_fraction": "rollout.mix (each bot spec with its own weight)",
+    "eval.greedy": 'eval.modes (["greedy"], ["sampled"] or both)',
+}
 
 
 class ConfigError(ValueError):
@@ -52,6 +75,8 @@ FIXED_ON_RESUME: dict[str, str] = {
     "model.hidden": "the saved weights have these widths",
     "model.shared": "the saved weights have this torso layout",
     "model.card_features": "the network's input depends on it",
+    "model.candidates": "the saved weights have (or lack) the candidate scoring head",
+    "model.privileged_critic": "the saved value torso reads (or does not read) the privileged input",
 }
 RESUMABLE_OPTIONS = ("button",)  # env.options that may change on resume: they change nothing a seat sees
 
@@ -90,7 +115,8 @@ class EnvSection:
     """The table the agent learns to play."""
 
     variant: str = "stud"
-    """Variant: stud, razz, stud_hilo, stud_hilo_declare, cowpie, cowboy, cowgirl, cowpattie or chowaha."""
+    """Variant: any registered name (python train.py --help lists them): stud, razz, stud_hilo, stud_hilo_declare,
+    cowpie, cowboy, cowgirl, cowpattie, chowaha, five_card_stud, toy_stud or dealers_choice."""
     num_players: int = 2
     """Seats at the table (each seat is played by the learner, a pool snapshot or a fixed bot)."""
     options: dict[str, Any] = field(default_factory=dict)
@@ -108,11 +134,17 @@ class ModelSection:
     """Add rank and suit counts of the card groups to the input (agents.features)."""
     shared: bool = False
     """One torso for the policy and value heads (cheaper; the value loss then shapes the policy's features)."""
+    candidates: bool = True
+    """Score declarations, Cowpie splits and Cowboy discard sets from each candidate's own features with one shared
+    head (agents.candidates) instead of one logit per slot index (variants without such choices ignore it)."""
+    privileged_critic: bool = True
+    """The value head also sees the opponents' cards (training only: the acting policy never does); a less noisy
+    baseline for the policy gradient."""
 
 
 @dataclass
 class RolloutSection:
-    """Self-play data collection (training.rollout.Collector)."""
+    """Data collection (training.rollout.Collector): how many tables, and who sits at them."""
 
     tables: int = 64
     """Tables stepped together in one process; also the batch size of policy inference (at most 4096: every table is
@@ -120,14 +152,18 @@ class RolloutSection:
     decisions: int = 8192
     """Learner decisions to collect before each update (episodes in play then finish, so a few more); at most
     1048576, since the rollout holds every decision's observation in memory (about 10 KB each at 8 players)."""
-    self_play: float = 0.5
-    """Probability that a new episode (other than a bot table) is pure self-play (the current policy in every seat);
-    otherwise the learner takes one random seat and a pool snapshot plays the others."""
-    bots: list[str] = field(default_factory=lambda: ["random", "call"])
-    """Fixed bots to train against as well (agents.load specs: random, call, heuristic, checkpoint paths); a learner
-    that only meets itself learns to respect raises and folds too often against loose bots."""
-    bot_fraction: float = 0.2
-    """Probability that a new episode is a bot table: the learner in one seat, one of rollout.bots in the others."""
+    mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
+    """Table kinds and their weights (normalised): "self" (self-play, the current policy in every seat), "pool"
+    (snapshots from the opponent pool) or any agents.load spec (heuristic, heuristic:tight, random, call, a
+    checkpoint path). Without the heuristic the learner turns into a never-folding maniac within ten updates."""
+    many_learners: float = 0.5
+    """With three or more seats: probability that a pool or bot table seats the learner in every seat but one (two
+    learners against one bot, as the evaluation also plays) rather than in one seat against the opponent."""
+    step_rewards: bool = False
+    """Reward each decision with the seat's chip changes until its next decision (same total return): for the
+    multi-deal Cowboy games, where a game's final result mixes many settled deals."""
+    candidate_samples: int = 64
+    """Monte Carlo deals behind each candidate decision's features (draw and declaration chances)."""
 
 
 @dataclass
@@ -137,7 +173,9 @@ class PPOSection:
     lr: float = 3e-4
     """Adam learning rate at the first update."""
     anneal_lr: bool = True
-    """Decay the learning rate linearly to 0 over train.updates."""
+    """Decay the learning rate linearly over train.updates, down to ppo.lr_floor times ppo.lr."""
+    lr_floor: float = 0.2
+    """Fraction of ppo.lr left at the end of the schedule (0: anneal to 0, which freezes the end of a run)."""
     gamma: float = 1.0
     """Discount per decision of the same seat (rewards only arrive when the hand or game ends)."""
     gae_lambda: float = 0.95
@@ -158,7 +196,15 @@ class PPOSection:
     vf_coef: float = 0.5
     """Weight of the value loss."""
     max_grad_norm: float = 0.5
-    """Global gradient-norm clipping."""
+    """Gradient-norm clipping of the policy's parameters (its torso and heads)."""
+    max_value_grad_norm: float = 1.0
+    """Gradient-norm clipping of the value head's own parameters, separate so that large value gradients do not
+    scale the policy's step down."""
+    value_loss: str = "huber"
+    """Value loss: huber (delta 1 on normalised targets: a few huge pots do not dominate) or mse."""
+    value_norm: bool = True
+    """Normalise value targets by running statistics of the returns (PopArt-style: predictions are preserved when
+    the statistics move)."""
     norm_adv: bool = True
     """Normalise advantages within each minibatch."""
     target_kl: float = 0.0
@@ -173,7 +219,7 @@ class PoolSection:
     """Snapshots kept (the oldest is dropped first)."""
     snapshot_every: int = 10
     """Add a snapshot of the learner every this many updates (and one of the initial policy)."""
-    rule: str = "uniform"
+    rule: str = "weighted"
     """Which snapshot a pool table gets: latest, uniform, or weighted (those that beat the learner more often)."""
     temperature: float = 1.0
     """weighted only: softness, in reward units per hand (smaller favours the strongest snapshots more)."""
@@ -183,18 +229,22 @@ class PoolSection:
 
 @dataclass
 class EvalSection:
-    """Periodic evaluation with duplicate deals (evaluation.run_match), logged under eval/."""
+    """Periodic evaluation on fresh duplicate deals (training.evaluation), logged under eval/."""
 
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     """Bot specs to evaluate against (agents.load: random, call, heuristic, a checkpoint path, module:Class)."""
     every: int = 50
     """Evaluate every this many updates and at the end (0: only at the end)."""
-    deals: int = 1000
-    """Duplicate deals per opponent (each is played once per seat rotation)."""
+    deals: int = 500
+    """Duplicate deals per opponent and mode (each is played once per seat lineup); the final verdict
+    (python -m training.verdict) plays 5,000."""
     seed: int = 2024
-    """Seed of the evaluation deals (the same deals at every evaluation; 0 to 2**63-1)."""
-    greedy: bool = False
-    """Evaluate the greedy policy (most likely legal action) instead of sampling."""
+    """Base seed of the evaluation deals: each evaluation plays fresh deals seeded from (eval.seed, train.seed,
+    update), so no evaluation replays the deals of another."""
+    modes: list[str] = field(default_factory=lambda: ["greedy", "sampled"])
+    """How the learner plays in evaluations: greedy (the most likely legal action), sampled, or both."""
+    tables: int = 64
+    """Hands played together in an evaluation (the learner's batch size)."""
 
 
 @dataclass
@@ -277,7 +327,10 @@ def check_value(key: str, tp: Any, value: Any) -> Any:
     if origin is dict:
         if not isinstance(value, dict):
             raise ConfigError(f"setting {key} must be a table (for example {{match_cap = 8}}), got {value!r}")
-        return dict(value)
+        _, item = typing.get_args(tp)
+        if item is Any:
+            return dict(value)
+        return {str(k): check_value(f"{key}.{k}", item, v) for k, v in value.items()}
     if tp is float and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if (tp is int and isinstance(value, bool)) or not isinstance(value, tp):
@@ -302,6 +355,8 @@ def set_value(config: Config, section: str, key: str, value: Any, source: str) -
     """Set one setting, checking that it exists and has the right type."""
     cls = SECTIONS[section]
     hints = typing.get_type_hints(cls)
+    if f"{section}.{key}" in REPLACED:
+        raise ConfigError(f"{source}: setting {section}.{key} was replaced by {REPLACED[f'{section}.{key}']}")
     if key not in hints:
         known = ", ".join(f.name for f in dataclasses.fields(cls))
         raise ConfigError(f"{source}: unknown setting {section}.{key}; [{section}] has: {known}")
@@ -394,9 +449,21 @@ def validate(config: Config) -> None:
             1 <= r.decisions <= MAX_DECISIONS,
             f"between 1 and {MAX_DECISIONS} (the rollout keeps every decision in memory)",
         ),
-        ("rollout.self_play", 0.0 <= r.self_play <= 1.0, "between 0 and 1"),
-        ("rollout.bot_fraction", 0.0 <= r.bot_fraction <= 1.0, "between 0 and 1"),
-        ("rollout.bot_fraction", r.bot_fraction == 0 or bool(r.bots), "0 unless rollout.bots names a bot"),
+        (
+            "rollout.mix",
+            bool(r.mix) and all(w >= 0 and math.isfinite(w) for w in r.mix.values()) and sum(r.mix.values()) > 0,
+            "a table of table kinds with weights >= 0 and a positive sum",
+        ),
+        ("rollout.many_learners", 0.0 <= r.many_learners <= 1.0, "between 0 and 1"),
+        ("rollout.candidate_samples", r.candidate_samples >= 8, ">= 8"),
+        ("ppo.lr_floor", 0.0 <= p.lr_floor <= 1.0, "between 0 and 1"),
+        ("ppo.max_value_grad_norm", p.max_value_grad_norm > 0, "> 0"),
+        ("ppo.value_loss", p.value_loss in VALUE_LOSSES, f"one of {', '.join(VALUE_LOSSES)}"),
+        (
+            "model.privileged_critic",
+            not (config.model.privileged_critic and config.model.shared),
+            "false when model.shared is true (the privileged input needs the value head's own torso)",
+        ),
         ("ppo.lr", p.lr > 0 and math.isfinite(p.lr), "> 0"),
         ("ppo.gamma", 0.0 <= p.gamma <= 1.0, "between 0 and 1"),
         ("ppo.gae_lambda", 0.0 <= p.gae_lambda <= 1.0, "between 0 and 1"),
@@ -416,6 +483,8 @@ def validate(config: Config) -> None:
         ("eval.every", ev.every >= 0, ">= 0 (0: only at the end)"),
         ("eval.deals", ev.deals >= 2, ">= 2 (a confidence interval needs two deals)"),
         ("eval.seed", 0 <= ev.seed <= MAX_SEED, "between 0 and 2**63-1 (numpy seeds cannot be negative)"),
+        ("eval.modes", bool(ev.modes) and set(ev.modes) <= set(EVAL_MODES), f"a non-empty list of {EVAL_MODES}"),
+        ("eval.tables", ev.tables >= 1, ">= 1"),
     ]
     for key, ok, allowed in checks:
         if not ok:
@@ -470,8 +539,13 @@ def to_toml_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(to_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {to_toml_value(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_key(k)} = {to_toml_value(v)}" for k, v in value.items()) + "}"
     raise ConfigError(f"cannot write {value!r} ({type(value).__name__}) as TOML")
+
+
+def _key(key: str) -> str:
+    """A TOML key: bare when it can be (``heuristic``), else quoted (``"heuristic:tight"``)."""
+    return key if key and all(c.isalnum() or c in "_-" for c in key) else json.dumps(key)
 
 
 HEADER = """\

@@ -1,6 +1,6 @@
 """What the trainer logs: action frequencies per decision type, rollout and loss
-figures, and evaluations against fixed bots (TensorBoard tags ``charts/``,
-``losses/``, ``actions/``, ``perf/`` and ``eval/``).
+figures, and evaluations against fixed bots on fresh duplicate deals (TensorBoard tags
+``charts/``, ``losses/``, ``actions/``, ``perf/`` and ``eval/<bot>/<greedy|sampled>``).
 
 Decision types are read from the action mask, so they work for every variant: a
 decision whose mask offers ``stay`` is a stay-or-fold decision (Cowboy), one that
@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.loading import load
 from agents.nets import PolicyNet
-from agents.neural import Layout, NeuralAgent
+from agents.neural import Layout
 from envs.engine.actions import (
     BRING_IN,
     CHECK_CALL,
@@ -35,9 +35,12 @@ from envs.engine.actions import (
     SPLIT_BASE,
     STAY,
 )
-from evaluation.arena import Stat, run_match
+from evaluation.arena import Stat
+from evaluation.mix import choice_frequencies
 from training.config import ConfigError
-from training.rollout import Batch, RolloutStats
+from training.episodes import Batch
+from training.evaluation import duplicate_match
+from training.rollout import RolloutStats
 
 
 def decision_kinds(masks: np.ndarray) -> dict[str, np.ndarray]:
@@ -87,11 +90,14 @@ def action_frequencies(masks: np.ndarray, actions: np.ndarray) -> dict[str, floa
     return out
 
 
-def rollout_scalars(batch: Batch, stats: RolloutStats) -> dict[str, float]:
-    """Everything about one rollout worth a TensorBoard scalar (tag -> value)."""
+def rollout_scalars(batch: Batch, stats: RolloutStats, action_names: Sequence[str] = ()) -> dict[str, float]:
+    """Everything about one rollout worth a TensorBoard scalar (tag -> value); with the
+    layout's ``action_names``, a dealer's choice table also logs which game the learner
+    named at the button (``actions/choose_<game>``: shares of its choices)."""
     out = {
         "charts/episodic_return": _mean(stats.returns),
         "charts/return_vs_pool": _mean(stats.returns_vs_pool),
+        "charts/return_vs_self": _mean(stats.returns_vs_self),
         **{f"charts/return_vs_{_tag(name)}": _mean(r) for name, r in stats.returns_vs_bots.items()},
         "charts/episode_length": _mean(stats.lengths),
         "charts/hands_per_second": stats.hands / max(stats.seconds, 1e-9),
@@ -100,6 +106,8 @@ def rollout_scalars(batch: Batch, stats: RolloutStats) -> dict[str, float]:
         "charts/value_mean": float(batch.values.mean()),
     }
     for name, value in action_frequencies(batch.masks, batch.actions).items():
+        out[f"actions/{name}"] = value
+    for name, value in choice_frequencies(batch.masks, batch.actions, action_names).items():
         out[f"actions/{name}"] = value
     if stats.split_regret:
         regret = np.array(stats.split_regret)
@@ -147,47 +155,49 @@ def check_opponents(
             raise ConfigError(f"bot {spec[:200]!r} in {setting} cannot be loaded ({err}); fix {setting}") from None
 
 
+def eval_seed(base: int, train_seed: int, update: int) -> int:
+    """The seed of the deals of the evaluation after ``update``: fresh deals at every
+    evaluation of every run (a config is never judged on the deals it was tuned on)."""
+    return int(np.random.SeedSequence([base, train_seed, update]).generate_state(1)[0])
+
+
 def evaluate(
     net: PolicyNet,
     layout: Layout,
-    opponents: Sequence[str],
+    opponents: dict[str, Any],
     *,
     deals: int,
     seed: int,
-    greedy: bool,
+    modes: Sequence[str],
+    tables: int = 64,
 ) -> dict[str, Stat]:
-    """The learner's result per 100 hands (per game in the Cowboy family; in the variant's unit) against each
-    opponent over duplicate deals, with its 95% confidence interval."""
-    agent = NeuralAgent(net, layout, greedy=greedy, seed=seed, name="learner")
+    """``{"<opponent>/<mode>": Stat}``: the learner's result per 100 hands (per game in
+    the Cowboy family; in the variant's unit) against each loaded opponent over the same
+    fresh duplicate deals, greedy and/or sampled, with 95% confidence intervals."""
     results: dict[str, Stat] = {}
-    for spec in opponents:
-        match = run_match(
-            layout.variant,
-            [agent, spec],
-            deals,
-            num_players=layout.num_players,
-            seed=seed,
-            options=layout.env_kwargs,
-        )
-        results[spec] = match.result(0)
+    for spec, bot in opponents.items():
+        for mode in modes:
+            match = duplicate_match(net, layout, bot, deals=deals, seed=seed, greedy=mode == "greedy", tables=tables)
+            results[f"{spec}/{mode}"] = match.stat
     return results
 
 
 def eval_scalars(results: dict[str, Stat]) -> dict[str, float]:
-    """``eval/<opponent>_per100`` (mean per 100 hands, per game in the Cowboy family),
-    ``_ci95`` (half-width), ``_low`` and ``_high``."""
+    """``eval/<opponent>/<mode>`` (mean per 100 hands, per game in the Cowboy family),
+    ``..._ci95`` (half-width), ``..._low`` and ``..._high``."""
     out: dict[str, float] = {}
-    for spec, stat in results.items():
-        tag = _tag(spec)
-        out[f"eval/{tag}_per100"] = stat.mean
-        out[f"eval/{tag}_ci95"] = stat.half_width
-        out[f"eval/{tag}_low"] = stat.low
-        out[f"eval/{tag}_high"] = stat.high
+    for key, stat in results.items():
+        spec, _, mode = key.rpartition("/")
+        tag = f"eval/{_tag(spec)}/{mode}"
+        out[tag] = stat.mean
+        out[f"{tag}_ci95"] = stat.half_width
+        out[f"{tag}_low"] = stat.low
+        out[f"{tag}_high"] = stat.high
     return {k: v if np.isnan(v) else loggable(v) for k, v in out.items()}
 
 
 def describe_eval(results: dict[str, Any], rate: str) -> str:
     """One line: ``random +120.3 ± 20.1, heuristic -5.0 ± 9.9 (big bets per 100 hands)``;
     ``rate`` is the arena's label (antes per game in the Cowboy family)."""
-    parts = [f"{spec} {stat.mean:+.1f} ± {stat.half_width:.1f}" for spec, stat in results.items()]
+    parts = [f"{key} {stat.mean:+.1f} ± {stat.half_width:.1f}" for key, stat in results.items()]
     return ", ".join(parts) + f" ({rate})"

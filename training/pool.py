@@ -60,6 +60,7 @@ class OpponentPool:
     def __init__(
         self,
         make_net: Callable[[], PolicyNet],
+        *,
         capacity: int,
         rule: str = "uniform",
         temperature: float = 1.0,

@@ -5,8 +5,23 @@ The loss is the usual clipped surrogate (Schulman et al. 2017, as in CleanRL's
 value_loss``, with the policy's log-probabilities and entropy taken under the
 *masked* distribution (illegal actions have probability zero and add nothing to the
 entropy), optional per-minibatch advantage normalisation, optional value clipping,
-global gradient-norm clipping, and early stop of the epoch loop when the approximate
-KL divergence passes ``target_kl``.
+and early stop of the epoch loop when the approximate KL divergence passes
+``target_kl``. Changes from the textbook version, each for a measured reason:
+
+* **Separate gradient clipping** of the policy's parameters (``max_grad_norm``) and
+  the value head's own (``max_value_grad_norm``). Heads-up poker returns are heavy
+  tailed (median 5 big bets, 99th percentile 89), so the value gradient is an order
+  of magnitude larger than the policy's; one global clip then scales the *policy*
+  step down with it (it was cut to a fifth).
+* **Normalised value targets** (``value_norm``, PopArt-style): the value head
+  predicts ``(return - mean) / std`` with running statistics of the returns; when
+  they move, the head's last layer is rescaled so that its predictions in reward
+  units do not change (van Hasselt et al. 2016). The value loss stays on one scale
+  while returns grow as the policy gets more aggressive.
+* **Huber value loss** (``value_loss = "huber"``): a few huge pots no longer dominate
+  the value fit.
+* A **learning-rate floor** (:func:`linear_schedule`): the rate anneals to
+  ``lr_floor * lr``, not to 0, so the end of a run still learns.
 """
 
 from __future__ import annotations
@@ -15,9 +30,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+from torch.nn import functional
 
 from agents.nets import PolicyNet, entropy, log_probs
-from training.rollout import Batch
+from training.episodes import Batch
+
+VALUE_LOSSES = ("mse", "huber")
+VALUE_NORM_RATE = 0.1  # weight of each update's returns in the running mean and second moment
+VALUE_NORM_MIN_STD = 1e-2
 
 
 @dataclass(frozen=True)
@@ -31,15 +51,24 @@ class PPOSettings:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
+    max_value_grad_norm: float = 1.0
     norm_adv: bool = True
     target_kl: float = 0.0  # 0: no early stop
+    value_loss: str = "huber"
+    value_norm: bool = True
 
 
-def linear_schedule(lr: float, update: int, total: int, anneal: bool) -> float:
-    """Learning rate for update ``update`` (1-based) of ``total``: linear decay to 0."""
+def linear_schedule(lr: float, update: int, total: int, anneal: bool, floor: float = 0.0) -> float:
+    """Learning rate for update ``update`` (1-based) of ``total``: linear decay from
+    ``lr`` to ``floor * lr``.
+
+    >>> linear_schedule(1.0, 1, 10, True, floor=0.2), round(linear_schedule(1.0, 11, 10, True, floor=0.2), 3)
+    (1.0, 0.2)
+    """
     if not anneal:
         return lr
-    return lr * max(0.0, 1.0 - (update - 1) / max(1, total))
+    progress = min(1.0, (update - 1) / max(1, total))
+    return lr * (floor + (1.0 - floor) * (1.0 - progress))
 
 
 def explained_variance(values: np.ndarray, returns: np.ndarray) -> float:
@@ -47,6 +76,22 @@ def explained_variance(values: np.ndarray, returns: np.ndarray) -> float:
     0 no better than a constant, negative worse (nan when the returns are constant)."""
     var = float(np.var(returns))
     return float("nan") if var == 0 else 1.0 - float(np.var(returns - values)) / var
+
+
+@torch.no_grad()
+def update_value_norm(net: PolicyNet, returns: np.ndarray, rate: float = VALUE_NORM_RATE) -> None:
+    """Move the value statistics toward this rollout's returns and rescale the value
+    head's output layer so that its predictions (in reward units) stay the same."""
+    assert net.value is not None
+    old_mean, old_std = float(net.value_mean), float(net.value_std)
+    old_second = old_std**2 + old_mean**2
+    mean = (1 - rate) * old_mean + rate * float(np.mean(returns))
+    second = (1 - rate) * old_second + rate * float(np.mean(np.square(returns)))
+    std = max(float(np.sqrt(max(second - mean**2, 0.0))), VALUE_NORM_MIN_STD)
+    net.value.weight.mul_(old_std / std)
+    net.value.bias.mul_(old_std).add_(old_mean - mean).div_(std)
+    net.value_mean.fill_(mean)
+    net.value_std.fill_(std)
 
 
 def ppo_update(
@@ -58,8 +103,11 @@ def ppo_update(
 ) -> dict[str, float]:
     """Run the epochs of minibatch updates; returns the loss statistics (means over
     the minibatches that ran, the KL and clip fraction of the last epoch)."""
-    data = _tensors(batch)
+    if settings.value_norm:
+        update_value_norm(net, batch.returns)
+    data = _tensors(batch, net)
     n = len(batch)
+    policy_params, value_params = net.policy_parameters(), net.value_parameters()
     sums: dict[str, float] = {}
     steps = 0
     stopped_early = 0.0
@@ -72,7 +120,9 @@ def ppo_update(
             loss, parts = _minibatch_loss(net, data, mb, settings)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
-            parts["grad_norm"] = torch.nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)
+            parts["grad_norm"] = torch.nn.utils.clip_grad_norm_(policy_params, settings.max_grad_norm)
+            if value_params:
+                parts["value_grad_norm"] = torch.nn.utils.clip_grad_norm_(value_params, settings.max_value_grad_norm)
             optimizer.step()
             for key, value in parts.items():
                 sums[key] = sums.get(key, 0.0) + float(value.detach())
@@ -86,13 +136,24 @@ def ppo_update(
     stats["explained_variance"] = explained_variance(batch.values, batch.returns)
     stats["minibatches"] = float(steps)
     stats["stopped_early"] = stopped_early
+    stats["value_norm_mean"] = float(net.value_mean)
+    stats["value_norm_std"] = float(net.value_std)
     return stats
 
 
-def _tensors(batch: Batch) -> dict[str, torch.Tensor]:
-    """The batch's arrays as tensors (shared memory, no copies)."""
-    names = ("obs", "masks", "actions", "logps", "values", "advantages", "returns")
-    return {name: torch.from_numpy(getattr(batch, name)) for name in names}
+def _tensors(batch: Batch, net: PolicyNet) -> dict[str, torch.Tensor]:
+    """The batch's arrays as tensors (shared memory, no copies); values and returns
+    normalised by the value statistics."""
+    names = ("obs", "masks", "actions", "logps", "advantages")
+    data = {name: torch.from_numpy(getattr(batch, name)) for name in names}
+    mean, std = float(net.value_mean), float(net.value_std)
+    data["values"] = torch.from_numpy((batch.values - mean) / std)
+    data["returns"] = torch.from_numpy((batch.returns - mean) / std)
+    if batch.cands is not None:
+        data["cands"] = torch.from_numpy(batch.cands)
+    if batch.priv is not None:
+        data["priv"] = torch.from_numpy(batch.priv)
+    return data
 
 
 def _minibatch_loss(
@@ -100,7 +161,9 @@ def _minibatch_loss(
 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """The PPO loss of one minibatch (clipped surrogate on the masked policy, entropy
     bonus, value loss) and its parts for logging."""
-    logits, values = net(data["obs"][mb])
+    cands = data["cands"][mb] if "cands" in data else None
+    priv = data["priv"][mb] if "priv" in data else None
+    logits, values = net(data["obs"][mb], cands, priv)
     masks = data["masks"][mb]
     logp_all = log_probs(logits, masks)
     new_logp = logp_all.gather(1, data["actions"][mb].unsqueeze(1)).squeeze(1)
@@ -121,10 +184,17 @@ def _minibatch_loss(
 
 
 def _value_loss(values: torch.Tensor, old: torch.Tensor, returns: torch.Tensor, settings: PPOSettings) -> torch.Tensor:
-    """Half squared error; with ``clip_vloss`` the pessimistic max with a clipped
-    value (the new value kept within ``clip_coef`` of the one used when acting)."""
-    unclipped = (values - returns) ** 2
+    """Half squared error (or Huber, delta 1, in normalised units); with ``clip_vloss``
+    the pessimistic max with a clipped value (the new value kept within ``clip_coef``
+    of the one used when acting)."""
+
+    def err(v: torch.Tensor) -> torch.Tensor:
+        if settings.value_loss == "huber":
+            return functional.huber_loss(v, returns, reduction="none", delta=1.0)
+        return 0.5 * (v - returns) ** 2
+
+    unclipped = err(values)
     if not settings.clip_vloss:
-        return 0.5 * unclipped.mean()
+        return unclipped.mean()
     clipped = old + (values - old).clamp(-settings.clip_coef, settings.clip_coef)
-    return 0.5 * torch.max(unclipped, (clipped - returns) ** 2).mean()
+    return torch.max(unclipped, err(clipped)).mean()

@@ -1,22 +1,20 @@
-"""Self-play data collection: many tables in one process, batched policy inference.
+"""Data collection: many tables in one process, batched policy inference, a mix of opponents.
 
 The collector drives raw AEC envs (``envs.make_raw``) directly. At every tick it
 asks each table for its acting seat only, observes that seat, groups the seats by
-who controls them (the learner, or one pool snapshot), runs one forward pass per
-group, and steps every table. Nothing else is observed: in a turn-based game the
-other seats have nothing to decide.
+who controls them (the learner, one pool snapshot, or one fixed bot), runs one
+forward pass (or one ``act_batch`` call) per group, and steps every table. Nothing
+else is observed: in a turn-based game the other seats have nothing to decide.
 
-Turn-based bookkeeping: each learner seat keeps its *own* decision sequence for the
-hand (or the whole Cowboy game). Rewards arrive only when the episode ends, so the
-reward of a seat's sequence is 0 at every decision but its last, which gets the
-seat's final reward; the next value of decision ``t`` is the value of the same seat's
-own decision ``t + 1`` (never another seat's), and the sequence ends at its last
-decision. :func:`gae` then computes advantages over that sequence. The values are
-computed once the rollout is over, in one large batch: the weights do not change
-during a rollout, so they are the values the learner had when it acted, and acting
-needs only the policy's half of the network.
-Seats that never act in an episode (a big blind whose opponent folded) produce no
-training data; their rewards still count in the episode statistics.
+Turn-based bookkeeping (:mod:`training.episodes`): each learner seat keeps its *own*
+decision sequence for the hand (or the whole Cowboy game); its rewards arrive when
+the episode ends (or, with ``step_rewards``, as its chips change); the next value of
+decision ``t`` is the value of the same seat's own decision ``t + 1`` (never another
+seat's), and the sequence ends at its last decision. The values are computed once
+the rollout is over, in one large batch: the weights do not change during a rollout,
+so they are the values the learner had when it acted. Seats that never act in an
+episode (a big blind whose opponent folded) produce no training data; their rewards
+still count in the episode statistics.
 
 The training signal is the reward times ``reward_scale``, passed through
 :func:`training_signal`: unchanged up to :data:`SIGNAL_KNEE` (100 scaled units: with
@@ -30,16 +28,28 @@ ordinary return exactly as it was. Statistics and evaluation use the plain rewar
 Rollouts end on a clean boundary: once enough learner decisions are collected, no
 table starts a new episode and the ones in play finish. Every rollout therefore
 starts from fresh deals drawn from the collector's generator, which makes resuming a
-run exact (the generator state is all there is to save).
+run exact (the generator state is all there is to save: bots and the candidate
+features' Monte Carlo are reseeded from it at the start of every rollout).
 
-Which seats the learner plays: each new episode is a bot table with probability
-``bot_fraction`` (the learner in one random seat, every other seat one fixed bot drawn
-uniformly from ``bots``, such as the heuristic), else a self-play table (every seat
-the current policy, every seat a training sequence) with probability ``self_play``,
-or else a pool table: the learner in one random seat, every other seat played by one
-snapshot drawn from the opponent pool by the pool's rule. Fixed bots act one
-decision at a time through ``act_batch`` with the seat's public view; they are
-reseeded from the collector's generator at the start of every rollout.
+Who sits where: each new episode draws a *table kind* from the ``mix`` by weight:
+
+``self``
+    self-play: the current policy in every seat, every seat a training sequence;
+``pool``
+    a snapshot drawn from the opponent pool by the pool's rule (self-play while the
+    pool is empty);
+any bot spec (``heuristic``, ``random``, a checkpoint...)
+    that fixed bot, acting through ``act_batch`` with each seat's public view.
+
+At a ``pool`` or bot table of two seats the learner takes one random seat. With three
+or more seats it takes every seat but one with probability ``many_learners`` (the
+evaluation's "two learners against one bot" lineup), else one seat against the
+opponent in all the others, so training sees every lineup the evaluation plays.
+
+Networks that score candidates (:mod:`agents.candidates`) get each candidate
+decision's feature rows, computed from the acting seat's public view; a network with
+a privileged critic gets the opponents' cards from the engine state for its value
+only (:func:`training.episodes.privileged_cards`); the policy never sees them.
 """
 
 from __future__ import annotations
@@ -53,88 +63,74 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents.candidates import FEATURES, candidate_features, needs_candidates
 from agents.nets import PolicyNet, choose
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, SPLIT_BASE
-from envs.engine.scaling import soft_limit
 from envs.policy import act_many
 from envs.registry import make_raw
+from training.episodes import (
+    Batch,
+    Trajectory,
+    chips_of,
+    flatten,
+    gae,
+    privileged_cards,
+    stack_cands,
+    training_signal,
+)
 from training.pool import OpponentPool
+
+__all__ = [
+    "FIRST_BOT",
+    "LEARNER",
+    "POOL",
+    "SELF",
+    "Batch",
+    "Collector",
+    "RolloutStats",
+    "TableKind",
+    "gae",
+    "training_signal",
+]
 
 LEARNER = -1  # controller id of the learning policy (pool snapshots have ids >= 0)
 FIRST_BOT = -2  # fixed bot i has controller id FIRST_BOT - i
-SIGNAL_KNEE = 100.0  # scaled rewards up to this size train as they are; beyond, log growth
+SELF = "self"
+POOL = "pool"
+VALUE_CHUNK = 4096  # rows per forward pass of the after-rollout value computation
 
 
-def training_signal(scaled_reward: float) -> float:
-    """The reward the learner trains on: ``scaled_reward`` up to :data:`SIGNAL_KNEE` in
-    size, then ``K * (1 + ln(|r| / K))`` (finite and increasing, see the module docstring).
+@dataclass(frozen=True)
+class TableKind:
+    """One entry of the table mix: ``self``, ``pool`` or a bot spec, its weight, and
+    for a bot spec the loaded bot."""
 
-    >>> training_signal(-2.5), round(training_signal(1e77), 1)
-    (-2.5, 17369.4)
-    """
-    return soft_limit(scaled_reward, SIGNAL_KNEE)
-
-
-def gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
-    """Advantages and returns of one seat's decision sequence that ends the episode.
-
-    ``values[t]`` is the seat's value estimate at its decision ``t``; after the last
-    decision the episode is over (next value 0). Returns ``(advantages, returns)``
-    with ``returns = advantages + values``.
-
-    >>> adv, ret = gae(np.array([0.0, 0.0, 2.0]), np.array([0.5, 1.0, 1.5]), gamma=1.0, lam=1.0)
-    >>> adv.tolist(), ret.tolist()
-    ([1.5, 1.0, 0.5], [2.0, 2.0, 2.0])
-    """
-    n = len(rewards)
-    advantages = np.zeros(n, np.float32)
-    last = 0.0
-    for t in range(n - 1, -1, -1):
-        next_value = values[t + 1] if t + 1 < n else 0.0
-        delta = rewards[t] + gamma * next_value - values[t]
-        last = delta + gamma * lam * last
-        advantages[t] = last
-    return advantages, (advantages + values).astype(np.float32)
+    name: str
+    weight: float
+    bot: Any = None
 
 
-@dataclass
-class Trajectory:
-    """One learner seat's decisions in the current episode."""
-
-    obs: list[np.ndarray] = field(default_factory=list)
-    masks: list[np.ndarray] = field(default_factory=list)
-    actions: list[int] = field(default_factory=list)
-    logps: list[float] = field(default_factory=list)
-    reward: float = 0.0  # the seat's final reward, scaled (not yet training_signal), once the episode is over
-
-
-@dataclass
-class Batch:
-    """A rollout's learner decisions, flattened (one row per decision)."""
-
-    obs: np.ndarray  # (N, obs_size) float32
-    masks: np.ndarray  # (N, actions) bool
-    actions: np.ndarray  # (N,) int64
-    logps: np.ndarray  # (N,) float32, behaviour policy
-    values: np.ndarray  # (N,) float32, value estimates when acting
-    advantages: np.ndarray  # (N,) float32
-    returns: np.ndarray  # (N,) float32
-
-    def __len__(self) -> int:
-        return len(self.actions)
+def legacy_mix(self_play: float, bots: Sequence[tuple[str, Any]], bot_fraction: float) -> list[TableKind]:
+    """The mix of the older settings: bot tables with probability ``bot_fraction``
+    (bots equally likely), else self-play with probability ``self_play``, else pool."""
+    rest = 1.0 - bot_fraction
+    kinds = [TableKind(name, bot_fraction / len(bots), bot) for name, bot in bots] if bots else []
+    kinds += [TableKind(SELF, rest * self_play), TableKind(POOL, rest * (1.0 - self_play))]
+    return [k for k in kinds if k.weight > 0]
 
 
 @dataclass
 class RolloutStats:
     """What happened during a rollout (for logs)."""
 
-    decisions: int = 0  # every decision at every table (learner and pool)
+    decisions: int = 0  # every decision at every table (learner and others)
     learner_decisions: int = 0
     hands: int = 0  # episodes finished (a whole game in the Cowboy family)
     seconds: float = 0.0
     returns: list[float] = field(default_factory=list)  # per learner seat and episode
     returns_vs_pool: list[float] = field(default_factory=list)
+    returns_vs_self: list[float] = field(default_factory=list)
     returns_vs_bots: dict[str, list[float]] = field(default_factory=dict)  # by bot name
     lengths: list[int] = field(default_factory=list)  # decisions per episode, all seats
     split_regret: list[float] = field(default_factory=list)  # best split score - chosen (Cowpie)
@@ -150,6 +146,9 @@ class Table:
     decisions: int = 0
 
 
+Member = tuple[Table, int, dict[str, np.ndarray]]  # table, acting seat, its observation
+
+
 class Collector:
     """Steps ``num_tables`` tables with batched inference; see the module docstring.
 
@@ -158,13 +157,18 @@ class Collector:
         num_tables: tables stepped together (the inference batch size).
         net: the learner (shared by all its seats).
         pool: opponent snapshots.
-        self_play: probability that a new episode is a pure self-play table.
+        mix: the table kinds and their weights (:class:`TableKind`); when None, the
+            older ``self_play`` / ``bots`` / ``bot_fraction`` settings build it
+            (:func:`legacy_mix`).
+        many_learners: with three or more seats, the probability that a pool or bot
+            table seats the learner in every seat but one.
         gamma, lam: discount and GAE lambda over each seat's own decisions.
         reward_scale: rewards are multiplied by this for GAE, then go through
             :func:`training_signal` (statistics stay unscaled).
-        bots: fixed opponents (anything with ``act_batch(observations, views)``) and
-            their names; ``bot_fraction``: probability that a new episode is a bot table.
-        rng: draws deals, buttons, seats and snapshots.
+        step_rewards: reward the seat's chip changes between its decisions (same
+            return; :mod:`training.episodes`) instead of only the final reward.
+        candidate_samples: Monte Carlo deals per candidate decision's features.
+        rng: draws deals, buttons, seats, table kinds and snapshots.
         generator: draws actions.
     """
 
@@ -177,28 +181,42 @@ class Collector:
         net: PolicyNet,
         pool: OpponentPool,
         *,
-        self_play: float,
+        mix: Sequence[TableKind] | None = None,
+        self_play: float = 1.0,
+        bots: Sequence[tuple[str, Any]] = (),
+        bot_fraction: float = 0.0,
+        many_learners: float = 0.5,
         gamma: float,
         lam: float,
         reward_scale: float = 1.0,
-        bots: Sequence[tuple[str, Any]] = (),
-        bot_fraction: float = 0.0,
+        step_rewards: bool = False,
+        candidate_samples: int = 64,
         rng: np.random.Generator,
         generator: torch.Generator,
     ) -> None:
         if bot_fraction > 0 and not bots:
             raise ValueError("bot_fraction > 0 needs at least one bot")
+        kinds = list(mix) if mix is not None else legacy_mix(self_play, bots, bot_fraction)
+        if not kinds or any(k.weight < 0 for k in kinds) or sum(k.weight for k in kinds) <= 0:
+            raise ValueError(f"the table mix needs non-negative weights with a positive sum, got {kinds}")
+        self.kinds = kinds
+        self.weights = np.array([k.weight for k in kinds]) / sum(k.weight for k in kinds)
+        self.bots = [(k.name, k.bot) for k in kinds if k.name not in (SELF, POOL)]
         self.tables = [Table(make_raw(variant, num_players, **env_kwargs)) for _ in range(num_tables)]
         self.num_players = num_players
         self.net = net
         self.pool = pool
-        self.self_play = self_play
+        self.many_learners = many_learners
         self.gamma, self.lam, self.reward_scale = gamma, lam, reward_scale
-        self.bots = list(bots)
-        self.bot_fraction = bot_fraction
+        self.step_rewards = step_rewards
         self.rng = rng
         self.generator = generator
-        self.track_splits = self.tables[0].env.game.num_actions > SPLIT_BASE and variant == "cowpie"
+        self.slots: tuple[int, int] | None = getattr(net, "candidates", None)
+        self.privileged = int(getattr(net, "privileged", 0))
+        self.candidate_samples = candidate_samples
+        self.feature_rng = np.random.default_rng(0)
+        # split decisions are recognised by their mask (only Cowpie, alone or in a mix, offers them)
+        self.track_splits = self.tables[0].env.game.num_actions > SPLIT_BASE
 
     # ------------------------------------------------------------ episodes
     def _start(self, table: Table) -> None:
@@ -206,20 +224,24 @@ class Collector:
         n = self.num_players
         seed = int(self.rng.integers(2**63 - 1))
         button = int(self.rng.integers(n))
-        if self.bot_fraction > 0 and self.rng.random() < self.bot_fraction:
-            opponent = FIRST_BOT - int(self.rng.integers(len(self.bots)))
-        elif len(self.pool) == 0 or self.rng.random() < self.self_play:
-            opponent = LEARNER
+        kind = self.kinds[int(self.rng.choice(len(self.kinds), p=self.weights))]
+        if kind.name == SELF or (kind.name == POOL and len(self.pool) == 0):
+            table.controllers = [LEARNER] * n
         else:
-            opponent = self.pool.sample(self.rng)
-        table.controllers = [opponent] * n
-        table.controllers[int(self.rng.integers(n))] = LEARNER
+            opponent = self.pool.sample(self.rng) if kind.name == POOL else self._bot_id(kind.name)
+            learners = n - 1 if n >= 3 and self.rng.random() < self.many_learners else 1
+            table.controllers = [opponent] * n
+            for seat in self.rng.permutation(n)[:learners]:
+                table.controllers[int(seat)] = LEARNER
         table.trajectories = {s: Trajectory() for s in range(n) if table.controllers[s] == LEARNER}
         table.decisions = 0
         table.env.reset(seed=seed, options={"button": button})
 
+    def _bot_id(self, name: str) -> int:
+        return FIRST_BOT - next(i for i, (bot_name, _) in enumerate(self.bots) if bot_name == name)
+
     def _finish(self, table: Table, out: list[Trajectory], stats: RolloutStats) -> int:
-        """Close an episode: each learner seat's sequence gets its final reward."""
+        """Close an episode: each learner seat's sequence gets its rewards."""
         state = table.env.state
         assert state is not None
         rewards = state.rewards()
@@ -228,6 +250,8 @@ class Collector:
         for seat, traj in table.trajectories.items():
             reward = float(rewards[seat])
             stats.returns.append(reward)
+            if not opponents:
+                stats.returns_vs_self.append(reward)
             for opponent in opponents:
                 if opponent <= FIRST_BOT:
                     stats.returns_vs_bots.setdefault(self.bots[FIRST_BOT - opponent][0], []).append(reward)
@@ -236,7 +260,7 @@ class Collector:
                     self.pool.record(opponent, reward)
             if not traj.actions:
                 continue
-            traj.reward = reward * self.reward_scale
+            traj.close(reward, self.reward_scale, self.step_rewards)
             out.append(traj)
             collected += len(traj.actions)
         stats.hands += 1
@@ -254,6 +278,7 @@ class Collector:
         for _, bot in self.bots:  # reseeded from our generator: resuming needs no bot state
             if hasattr(bot, "seed"):
                 bot.seed(int(self.rng.integers(2**31 - 1)))
+        self.feature_rng = np.random.default_rng(int(self.rng.integers(2**63 - 1)))
         for table in self.tables:
             self._start(table)
         active = list(self.tables)
@@ -278,7 +303,7 @@ class Collector:
 
     def _tick(self, tables: Sequence[Table], stats: RolloutStats) -> None:
         """One decision at every table: observe the acting seats, infer per group, step."""
-        groups: dict[int, list[tuple[Table, int, dict[str, np.ndarray]]]] = defaultdict(list)
+        groups: dict[int, list[Member]] = defaultdict(list)
         for table in tables:
             env = table.env
             state = env.state
@@ -292,30 +317,62 @@ class Collector:
                 continue
             obs = np.stack([m[2]["observation"] for m in members])
             masks = np.stack([m[2]["action_mask"] for m in members]).astype(bool)
+            cands = self._candidates(members, masks)
             net = self.net if controller == LEARNER else self.pool.net(controller)
             with torch.inference_mode():
-                logits = net.logits(torch.from_numpy(obs))
+                obs_t = torch.from_numpy(obs)
+                logits = net.logits(obs_t) if cands is None else net.logits(obs_t, torch.from_numpy(cands))
                 actions, logps = choose(logits, torch.from_numpy(masks), generator=self.generator)
             chosen = actions.tolist()
             if controller == LEARNER:
-                self._record(members, obs, masks, chosen, logps.tolist(), stats)
+                self._record(members, obs, masks, cands, chosen, logps.tolist(), stats)
             for (table, _, _), action in zip(members, chosen, strict=True):
                 table.decisions += 1
                 table.env.step(action)
         stats.decisions += len(tables)
+
+    def _candidates(self, members: list[Member], masks: np.ndarray) -> np.ndarray | None:
+        """Candidate rows of the decisions that need them (zeros elsewhere), or None
+        when the network scores no candidates or no decision here needs them."""
+        if self.slots is None:
+            return None
+        rows = np.flatnonzero(needs_candidates(masks, self.slots))
+        if not len(rows):
+            return None
+        lo, hi = self.slots
+        out = np.zeros((len(members), hi - lo, FEATURES), np.float32)
+        for i in rows:
+            table, seat, _ = members[i]
+            view = table.env.public_view(table.env.possible_agents[seat])
+            out[i] = candidate_features(view, self.slots, self.feature_rng, self.candidate_samples)
+        return out
 
     def _batch(self, finished: list[Trajectory]) -> Batch:
         """The values of every stored decision (one large batch), GAE, one flat batch."""
         if not finished:
             raise RuntimeError("the rollout collected no learner decisions (every learner seat was skipped)")
         obs = np.stack([o for t in finished for o in t.obs])
+        priv = np.stack([p for t in finished for p in t.priv]) if self.privileged else None
+        values = []
         with torch.inference_mode():
-            values = torch.cat(
-                [self.net.values(torch.from_numpy(obs[i : i + VALUE_CHUNK])) for i in range(0, len(obs), VALUE_CHUNK)]
-            )
-        return flatten(finished, obs, values.numpy().astype(np.float32), self.gamma, self.lam)
+            for i in range(0, len(obs), VALUE_CHUNK):
+                chunk = torch.from_numpy(obs[i : i + VALUE_CHUNK])
+                if priv is None:
+                    values.append(self.net.values(chunk))
+                else:
+                    values.append(self.net.values(chunk, torch.from_numpy(priv[i : i + VALUE_CHUNK])))
+        shape = None if self.slots is None else (self.slots[1] - self.slots[0], FEATURES)
+        return flatten(
+            finished,
+            obs,
+            torch.cat(values).numpy().astype(np.float32),
+            self.gamma,
+            self.lam,
+            cands=stack_cands(finished, shape),
+            priv=priv,
+        )
 
-    def _bots_act(self, controller: int, members: list[tuple[Table, int, dict[str, np.ndarray]]]) -> None:
+    def _bots_act(self, controller: int, members: list[Member]) -> None:
         """A fixed bot's decisions: one batched call with every acting seat's public view."""
         name, bot = self.bots[FIRST_BOT - controller]
         views = [t.env.public_view(t.env.possible_agents[seat]) for t, seat, _ in members]
@@ -327,45 +384,30 @@ class Collector:
 
     def _record(
         self,
-        members: list[tuple[Table, int, dict[str, np.ndarray]]],
+        members: list[Member],
         obs: np.ndarray,
         masks: np.ndarray,
+        cands: np.ndarray | None,
         actions: list[int],
         logps: list[float],
         stats: RolloutStats,
     ) -> None:
+        needs = needs_candidates(masks, self.slots) if cands is not None else None
         for i, (table, seat, _) in enumerate(members):
             traj = table.trajectories[seat]
+            state = table.env.state
+            assert state is not None
             traj.obs.append(obs[i])
             traj.masks.append(masks[i])
             traj.actions.append(actions[i])
             traj.logps.append(logps[i])
+            traj.cands.append(cands[i] if needs is not None and needs[i] else None)
+            if self.privileged:
+                traj.priv.append(privileged_cards(state, seat))
+            if self.step_rewards:
+                traj.chips.append(chips_of(state, seat))
             if self.track_splits and masks[i, SPLIT_BASE:DRAW_BASE].any():
                 stats.split_regret.append(split_regret(table.env, seat, actions[i]))
-
-
-def flatten(trajectories: list[Trajectory], obs: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> Batch:
-    """One batch from finished sequences (in order), their stacked observations and the
-    values of those rows."""
-    advantages, returns = [], []
-    start = 0
-    for traj in trajectories:
-        end = start + len(traj.actions)
-        rewards = np.zeros(end - start, np.float32)
-        rewards[-1] = training_signal(traj.reward)
-        adv, ret = gae(rewards, values[start:end], gamma, lam)
-        advantages.append(adv)
-        returns.append(ret)
-        start = end
-    return Batch(
-        obs=obs,
-        masks=np.stack([m for t in trajectories for m in t.masks]),
-        actions=np.array([a for t in trajectories for a in t.actions], np.int64),
-        logps=np.array([p for t in trajectories for p in t.logps], np.float32),
-        values=values,
-        advantages=np.concatenate(advantages),
-        returns=np.concatenate(returns),
-    )
 
 
 def split_regret(env: DealersChoiceEnv, seat: int, action: int) -> float:
@@ -377,6 +419,3 @@ def split_regret(env: DealersChoiceEnv, seat: int, action: int) -> float:
     opponents = max(1, state.live_count() - 1)
     scores = split_scores(np.array(state.cards[seat]), ~np.array(state.up[seat]), opponents)
     return float(scores.max() - scores[action - SPLIT_BASE])
-
-
-VALUE_CHUNK = 4096  # rows per forward pass of the after-rollout value computation

@@ -2,12 +2,14 @@
 
 One update (1-based index ``k``):
 
-1. the collector plays self-play and pool tables until ``rollout.decisions`` learner
-   decisions are in finished episodes (``training.rollout``);
+1. the collector plays the tables of ``rollout.mix`` (fixed bots such as the heuristic,
+   self-play, pool snapshots) until ``rollout.decisions`` learner decisions are in
+   finished episodes (``training.rollout``);
 2. PPO runs its epochs over them at the learning rate of update ``k`` (``training.ppo``);
 3. every ``pool.snapshot_every`` updates a frozen copy joins the opponent pool;
 4. every ``eval.every`` updates (and at the end) the learner plays duplicate matches
-   against ``eval.opponents``;
+   against ``eval.opponents`` on fresh deals, greedy and sampled
+   (``training.evaluation``; the final verdict is ``python -m training.verdict``);
 5. every ``train.checkpoint_every`` updates (and at the end) checkpoints are written.
 
 After each update the trainer keeps a *boundary* state in memory: weights, optimizer,
@@ -37,6 +39,8 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
+from agents.candidates import candidate_slots
+from agents.checkpoint import VERSION as CHECKPOINT_VERSION
 from agents.checkpoint import net_from_checkpoint, non_finite, read_checkpoint, save_checkpoint
 from agents.features import card_groups
 from agents.loading import load
@@ -44,11 +48,12 @@ from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.registry import make_raw
 from evaluation.arena import Stat, per_hands, rate_label, unit_name
-from training.config import Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
-from training.metrics import check_opponents, describe_eval, eval_scalars, evaluate, rollout_scalars
+from training.config import TABLE_KINDS, Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
+from training.episodes import CARDS
+from training.metrics import check_opponents, describe_eval, eval_scalars, eval_seed, evaluate, rollout_scalars
 from training.pool import OpponentPool
 from training.ppo import PPOSettings, linear_schedule, ppo_update
-from training.rollout import Collector
+from training.rollout import Collector, TableKind
 
 LATEST = "latest.pt"
 
@@ -97,13 +102,15 @@ class Trainer:
             "options": env_cfg.options,
         }
         check_opponents(config.eval.opponents, **seat_at)
-        check_opponents(config.rollout.bots, "rollout.bots", **seat_at)
+        check_opponents([k for k in config.rollout.mix if k not in TABLE_KINDS], "rollout.mix", **seat_at)
         seed = config.train.seed
         torch.manual_seed(seed)  # initial weights
         self.net = self._new_net()
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.ppo.lr, eps=1e-5)
         p = config.pool
-        self.pool = OpponentPool(self._new_net, p.capacity, p.rule, p.temperature, p.score_step)
+        self.pool = OpponentPool(
+            self._new_net, capacity=p.capacity, rule=p.rule, temperature=p.temperature, score_step=p.score_step
+        )
         collect_seq, update_seq = np.random.SeedSequence(seed).spawn(2)
         self.rng = np.random.default_rng(collect_seq)
         self.update_rng = np.random.default_rng(update_seq)
@@ -115,16 +122,28 @@ class Trainer:
             config.rollout.tables,
             self.net,
             self.pool,
-            self_play=config.rollout.self_play,
+            mix=[
+                TableKind(name, weight, None if name in TABLE_KINDS else load(name, seed=seed, **seat_at))
+                for name, weight in config.rollout.mix.items()
+            ],
+            many_learners=config.rollout.many_learners,
             gamma=config.ppo.gamma,
             lam=config.ppo.gae_lambda,
             reward_scale=config.ppo.reward_scale,
-            bots=[(spec, load(spec, seed=seed, **seat_at)) for spec in config.rollout.bots],
-            bot_fraction=config.rollout.bot_fraction,
+            step_rewards=config.rollout.step_rewards,
+            candidate_samples=config.rollout.candidate_samples,
             rng=self.rng,
             generator=self.generator,
         )
-        self.counters = {"update": 0, "decisions": 0, "all_decisions": 0, "hands": 0, "seconds": 0.0}
+        self.eval_bots = {spec: load(spec, seed=seed, **seat_at) for spec in config.eval.opponents}
+        self.counters = {
+            "update": 0,
+            "decisions": 0,
+            "all_decisions": 0,
+            "hands": 0,
+            "seconds": 0.0,
+            "eval_seconds": 0.0,
+        }
         if resume is not None:
             self.load_training_state(resume)
         else:
@@ -134,9 +153,16 @@ class Trainer:
 
     def _new_net(self) -> PolicyNet:
         model = self.config.model
-        groups = card_groups(self.layout.pieces) if model.card_features else []
+        layout = self.layout
+        groups = card_groups(layout) if model.card_features else []
         return PolicyNet(
-            self.layout.obs_size, len(self.layout.action_names), model.hidden, shared=model.shared, card_groups=groups
+            layout.obs_size,
+            len(layout.action_names),
+            model.hidden,
+            shared=model.shared,
+            card_groups=groups,
+            candidates=candidate_slots(len(layout.action_names)) if model.candidates else None,
+            privileged=CARDS * (layout.num_players - 1) if model.privileged_critic else 0,
         )
 
     # ----------------------------------------------------------------- state
@@ -157,7 +183,7 @@ class Trainer:
         self.net.load_state_dict(state["weights"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.pool.load_state_dict(state["pool"])
-        self.counters = dict(state["counters"])
+        self.counters = {"eval_seconds": 0.0, **state["counters"]}
         self.rng.bit_generator.state = state["rng"]
         self.update_rng.bit_generator.state = state["update_rng"]
         self.generator.set_state(state["generator"])
@@ -226,7 +252,7 @@ class Trainer:
         torch.set_num_threads(1)
         batch, stats = self.collector.collect(cfg.rollout.decisions)
         torch.set_num_threads(cfg.train.threads)
-        lr = linear_schedule(cfg.ppo.lr, update, cfg.train.updates, cfg.ppo.anneal_lr)
+        lr = linear_schedule(cfg.ppo.lr, update, cfg.train.updates, cfg.ppo.anneal_lr, cfg.ppo.lr_floor)
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         update_began = time.perf_counter()
@@ -242,7 +268,7 @@ class Trainer:
         c["hands"] += stats.hands
         c["seconds"] += time.perf_counter() - began
         step = int(c["decisions"])
-        scalars = rollout_scalars(batch, stats)
+        scalars = rollout_scalars(batch, stats, self.layout.action_names)
         scalars.update({f"losses/{k}": v for k, v in losses.items()})
         scalars["charts/learning_rate"] = lr
         scalars["charts/pool_size"] = float(len(self.pool))
@@ -250,19 +276,23 @@ class Trainer:
         scalars["perf/collect_seconds"] = stats.seconds
         scalars["perf/update_seconds"] = update_seconds
         scalars["perf/update_decisions_per_second"] = len(batch) * cfg.ppo.epochs / max(update_seconds, 1e-9)
-        self.boundary = self.training_state()  # evaluation below changes no training state
-        torch.set_num_threads(1)
         if (cfg.eval.every and update % cfg.eval.every == 0) or update == cfg.train.updates:
+            torch.set_num_threads(1)
+            eval_began = time.perf_counter()
             self.last_eval = evaluate(
                 self.net,
                 self.layout,
-                cfg.eval.opponents,
+                self.eval_bots,
                 deals=cfg.eval.deals,
-                seed=cfg.eval.seed,
-                greedy=cfg.eval.greedy,
+                seed=eval_seed(cfg.eval.seed, cfg.train.seed, update),
+                modes=cfg.eval.modes,
+                tables=cfg.eval.tables,
             )
+            c["eval_seconds"] += time.perf_counter() - eval_began
             scalars.update(eval_scalars(self.last_eval))
+            scalars["perf/eval_seconds"] = float(c["eval_seconds"])
             tqdm.write(f"update {update}: " + describe_eval(self.last_eval, self.rate))
+        self.boundary = self.training_state()  # after the evaluation: its time is counted
         for tag, value in scalars.items():
             writer.add_scalar(tag, value, step)
         writer.flush()
@@ -296,7 +326,7 @@ def _postfix(scalars: dict[str, float], last_eval: dict[str, Stat]) -> str:
         f"ent {scalars['losses/entropy']:.2f}",
         f"kl {scalars['losses/approx_kl']:.4f}",
     ]
-    parts += [f"{spec} {stat.mean:+.0f}±{stat.half_width:.0f}" for spec, stat in last_eval.items()]
+    parts += [f"{key} {stat.mean:+.0f}±{stat.half_width:.0f}" for key, stat in last_eval.items()]
     return " | ".join(parts)
 
 
@@ -326,6 +356,11 @@ def load_resume(run_dir: Path, overrides: list[str]) -> tuple[Config, dict[str, 
     data = read_checkpoint(path)
     if "training" not in data:
         raise ConfigError(f"{path} holds an agent but no training state: it cannot be resumed")
+    if data["version"] != CHECKPOINT_VERSION:
+        raise ConfigError(
+            f"{path} was written by an older version (checkpoint format {data['version']}): it still plays as an "
+            "agent, but its run cannot be resumed; start a new run"
+        )
     _, layout = net_from_checkpoint(data, path)  # the env layout must still match
     saved = from_dict(data["config"], str(path))
     config = load_config(None, overrides, base=saved)

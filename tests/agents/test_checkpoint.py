@@ -30,7 +30,7 @@ from envs.registry import make_raw
 
 def small_net(layout: Layout, seed: int = 0) -> PolicyNet:
     torch.manual_seed(seed)
-    return PolicyNet(layout.obs_size, len(layout.action_names), [16], card_groups=card_groups(layout.pieces))
+    return PolicyNet(layout.obs_size, len(layout.action_names), [16], card_groups=card_groups(layout))
 
 
 @pytest.fixture
@@ -254,3 +254,51 @@ def test_remove_temporaries_deletes_only_what_a_cut_save_left(tmp_path: Path) ->
     assert sorted(p.name for p in removed) == sorted(leftovers)
     assert sorted(os.listdir(tmp_path)) == sorted(kept)
     assert remove_temporaries(tmp_path / "missing") == []
+
+
+def test_version_1_checkpoints_still_play(stud_checkpoint: tuple[Path, PolicyNet, Layout], tmp_path: Path) -> None:
+    """A file of the first format (no value statistics in the weights) loads as an agent
+    that plays exactly as the network it was saved from."""
+    path, net, _ = stud_checkpoint
+    data = read_checkpoint(path)
+    data["version"] = 1
+    for key in ("value_mean", "value_std"):
+        del data["weights"][key]
+    for key in ("candidates", "candidate_features", "privileged", "value"):
+        del data["arch"][key]
+    torch.save(data, tmp_path / "v1.pt")
+    old = load_agent(tmp_path / "v1.pt")
+    assert float(old.net.value_mean) == 0.0 and float(old.net.value_std) == 1.0
+    obs = torch.rand(4, net.obs_size)
+    assert torch.equal(old.net.logits(obs), net.logits(obs)) and torch.equal(old.net.values(obs), net.values(obs))
+    data["version"] = 0
+    torch.save(data, tmp_path / "v0.pt")
+    with pytest.raises(CheckpointError, match="version 0; this code reads versions 1, 2"):
+        load_agent(tmp_path / "v0.pt")
+
+
+def test_half_precision_acting_only_checkpoints_are_small_and_play_the_same(tmp_path: Path) -> None:
+    layout = Layout.build("cowpie", 2, {})
+    torch.manual_seed(0)
+    net = PolicyNet(
+        layout.obs_size,
+        len(layout.action_names),
+        [256, 256],
+        card_groups=card_groups(layout),
+        candidates=(4, 28),
+        privileged=52,
+    )
+    full = save_checkpoint(tmp_path / "full.pt", net=net, layout=layout, step={}, config={})
+    small = save_checkpoint(
+        tmp_path / "small.pt", net=net, layout=layout, step={}, config={}, acting_only=True, half=True
+    )
+    assert small.stat().st_size < 0.3 * full.stat().st_size
+    agent = load_agent(small, seed=0)
+    assert agent.net.value is None and all(p.dtype == torch.float32 for p in agent.net.parameters())
+    obs = torch.rand(64, net.obs_size)
+    cands = torch.rand(64, 24, 11)
+    assert torch.allclose(agent.net.logits(obs, cands), net.logits(obs, cands), atol=2e-2)
+    with pytest.raises(ValueError, match="without its value head"):
+        agent.net.values(obs)
+    with pytest.raises(CheckpointError, match="cannot hold a training state"):
+        save_checkpoint(tmp_path / "x.pt", net=net, layout=layout, step={}, config={}, acting_only=True, training={})

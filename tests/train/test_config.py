@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import train
+from envs.variants import VARIANTS as REGISTERED
 from training.config import (
     SECTIONS,
     Config,
@@ -23,7 +24,7 @@ from training.config import (
 )
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-VARIANTS = ["stud", "razz", "stud_hilo", "stud_hilo_declare", "cowpie", "cowboy", "cowgirl", "cowpattie", "chowaha"]
+VARIANTS = list(REGISTERED)  # every registered variant ships a config
 
 
 def test_every_setting_has_a_docstring_and_appears_in_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -86,7 +87,14 @@ def test_overrides_are_toml_values_or_bare_strings() -> None:
         (["eval.opponents=random"], r"eval\.opponents must be a list of str"),
         (["env.options=8"], r"env\.options must be a table"),
         (["ppo.lr=-1"], r"ppo\.lr = -1\.0 is out of range: it must be > 0"),
-        (["rollout.self_play=1.5"], r"rollout\.self_play = 1\.5 is out of range"),
+        (["rollout.many_learners=1.5"], r"rollout\.many_learners = 1\.5 is out of range"),
+        (["rollout.self_play=0.5"], r"rollout\.self_play was replaced by rollout\.mix"),
+        (["eval.greedy=true"], r"eval\.greedy was replaced by eval\.modes"),
+        (["rollout.mix={heuristic=-1}"], r"rollout\.mix = \{heuristic = -1\.0\} is out of range"),
+        (['rollout.mix={heuristic="a"}'], r"rollout\.mix\.heuristic must be float"),
+        (['eval.modes=["best"]'], r"eval\.modes = \[\"best\"\] is out of range"),
+        (["ppo.value_loss=l1"], r"ppo\.value_loss = \"l1\" is out of range: it must be one of mse, huber"),
+        (["model.shared=true"], r"model\.privileged_critic = true is out of range"),
         (["pool.rule=best"], r"pool\.rule = \"best\" is out of range: it must be one of latest, uniform, weighted"),
         (["eval.deals=1"], r"eval\.deals = 1 is out of range"),
     ],

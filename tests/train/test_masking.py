@@ -72,7 +72,7 @@ def test_network_agent_plays_only_legal_actions(variant: str, n: int) -> None:
     options = dict(OPTIONS[variant][1]) if variant.startswith("cow") else {}
     layout = Layout.build(variant, n, options)
     torch.manual_seed(0)
-    net = PolicyNet(layout.obs_size, len(layout.action_names), [32], card_groups=card_groups(layout.pieces))
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [32], card_groups=card_groups(layout))
     for greedy in (False, True):
         bot = NeuralAgent(net, layout, greedy=greedy, seed=1)
         # the env raises IllegalActionError on any illegal action, so finishing is the check

@@ -151,8 +151,9 @@ def test_stale_lock_file_of_a_dead_process_is_taken_over(tmp_path: Path, capsys:
     ],
 )
 def test_resume_refuses_to_change_what_the_network_depends_on(finished_run: Path, setting: str, shown: str) -> None:
+    extra = ["model.privileged_critic=false"] if setting == "model.shared=true" else []  # shared excludes it
     with pytest.raises(ConfigError) as refused:
-        train.main(resume=finished_run, overrides=["train.updates=3", setting])
+        train.main(resume=finished_run, overrides=["train.updates=3", setting, *extra])
     assert f"--resume {finished_run} cannot change {shown}" in str(refused.value)
     assert "Start a new run" in str(refused.value)
     assert latest_update(finished_run) == 2 and not (finished_run / LOCK_NAME).exists()
@@ -192,21 +193,22 @@ def test_resume_may_change_budget_training_settings_and_the_button(tmp_path: Pat
 # -------------------------------------------------------------- opponents
 def checkpoint_for(tmp_path: Path, variant: str, num_players: int = 2) -> Path:
     layout = Layout.build(variant, num_players, {})
-    net = PolicyNet(layout.obs_size, len(layout.action_names), [8], card_groups=card_groups(layout.pieces))
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [8], card_groups=card_groups(layout))
     return save_checkpoint(tmp_path / f"{variant}{num_players}.pt", net=net, layout=layout, step={}, config={})
 
 
 @pytest.mark.parametrize(
     ("setting", "table"),
-    [("eval.opponents", ("razz", 2)), ("rollout.bots", ("razz", 2)), ("eval.opponents", ("stud", 3))],
-    ids=["razz-in-eval", "razz-in-bots", "3-players-in-eval"],
+    [("eval.opponents", ("razz", 2)), ("rollout.mix", ("razz", 2)), ("eval.opponents", ("stud", 3))],
+    ids=["razz-in-eval", "razz-in-mix", "3-players-in-eval"],
 )
 def test_opponent_checkpoint_of_another_table_is_refused_at_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, table: tuple[str, int]
 ) -> None:
     other = checkpoint_for(tmp_path, *table)
     runs = tmp_path / "runs"
-    argv = [*tiny_args(runs), "--set", f'{setting}=["random", "{other}"]', "--set", "rollout.bot_fraction=0.5"]
+    value = f'{{random = 0.5, "{other}" = 0.5}}' if setting == "rollout.mix" else f'["random", "{other}"]'
+    argv = [*tiny_args(runs), "--set", f"{setting}={value}"]
     assert train.cli(argv) == 2
     err = capsys.readouterr().err
     assert f"train.py: error: bot '{other}' in {setting} cannot be loaded" in err
@@ -216,8 +218,8 @@ def test_opponent_checkpoint_of_another_table_is_refused_at_start(
 
 def test_opponent_checkpoint_of_the_same_table_is_accepted(tmp_path: Path) -> None:
     same = checkpoint_for(tmp_path, "stud")
-    config = tiny(tmp_path, None, f'eval.opponents=["{same}"]', f'rollout.bots=["{same}"]', "train.updates=1")
-    assert set(train.main(config).evaluation) == {str(same)}
+    config = tiny(tmp_path, None, f'eval.opponents=["{same}"]', f'rollout.mix={{"{same}" = 1.0}}', "train.updates=1")
+    assert set(train.main(config).evaluation) == {f"{same}/greedy", f"{same}/sampled"}
 
 
 def test_diverged_opponent_checkpoint_is_refused_at_start(tmp_path: Path) -> None:

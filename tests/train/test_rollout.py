@@ -4,6 +4,8 @@ next value of a decision is the same seat's next estimate, never another seat's.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import torch
@@ -13,8 +15,9 @@ from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD
 from envs.engine.state import State
+from training.episodes import Trajectory
 from training.pool import OpponentPool
-from training.rollout import LEARNER, Collector, gae, training_signal
+from training.rollout import FIRST_BOT, LEARNER, POOL, SELF, Batch, Collector, TableKind, gae, training_signal
 
 
 def brute_force_gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> np.ndarray:
@@ -76,14 +79,16 @@ def collector(
     reward_scale: float = 1.0,
     pool: OpponentPool | None = None,
     tables: int = 1,
+    many_learners: float = 0.0,
+    step_rewards: bool = False,
 ) -> Collector:
     layout = Layout.build(variant, n, {})
     if pool is None:
         pool = OpponentPool(lambda: PolicyNet(layout.obs_size, len(layout.action_names), [8]), capacity=2)
     return Collector(
         variant, n, {}, tables, net, pool,  # type: ignore[arg-type]
-        self_play=self_play, gamma=gamma, lam=lam, reward_scale=reward_scale,
-        rng=np.random.default_rng(7), generator=torch.Generator().manual_seed(7),
+        self_play=self_play, gamma=gamma, lam=lam, reward_scale=reward_scale, many_learners=many_learners,
+        step_rewards=step_rewards, rng=np.random.default_rng(7), generator=torch.Generator().manual_seed(7),
     )  # fmt: skip
 
 
@@ -169,7 +174,8 @@ def test_rollouts_end_on_a_clean_boundary() -> None:
     assert batch.masks[np.arange(len(batch)), batch.actions].all()  # every stored action was legal
 
 
-def test_bot_tables_seat_the_learner_once_against_a_fixed_bot() -> None:
+@pytest.mark.parametrize(("many", "learners"), [(0.0, {1}), (1.0, {2})])
+def test_bot_tables_seat_the_learner_against_a_fixed_bot(many: float, learners: set[int]) -> None:
     from agents.base import CallingStation
 
     layout = Layout.build("stud", 3, {})
@@ -177,18 +183,129 @@ def test_bot_tables_seat_the_learner_once_against_a_fixed_bot() -> None:
     net = ScriptedNet(7, (CHECK_CALL, BRING_IN))
     c = Collector(
         "stud", 3, {}, 2, net, pool,  # type: ignore[arg-type]
-        self_play=1.0, gamma=1.0, lam=0.95, bots=[("call", CallingStation())], bot_fraction=1.0,
+        mix=[TableKind("call", 1.0, CallingStation())], many_learners=many, gamma=1.0, lam=0.95,
         rng=np.random.default_rng(3), generator=torch.Generator().manual_seed(3),
     )  # fmt: skip
     batch, stats = c.collect(20)
-    assert stats.hands >= 2 and len(stats.returns_vs_bots["call"]) == stats.hands == len(stats.returns)
-    assert stats.returns_vs_pool == []
+    seats = min(learners)
+    assert stats.hands >= 2 and len(stats.returns_vs_bots["call"]) == stats.hands * seats == len(stats.returns)
+    assert stats.returns_vs_pool == [] and stats.returns_vs_self == []
     assert len(batch) == net.asked == stats.learner_decisions  # the bot's decisions are not training data
     for table in c.tables:
-        assert sorted(table.controllers) == [-2, -2, LEARNER]
+        assert {table.controllers.count(LEARNER)} == learners and set(table.controllers) == {LEARNER, FIRST_BOT}
     with pytest.raises(ValueError, match="needs at least one bot"):
         Collector("stud", 2, {}, 1, net, pool, self_play=1.0, gamma=1.0, lam=1.0, bot_fraction=0.5,  # type: ignore[arg-type]
                   rng=np.random.default_rng(0), generator=torch.Generator())  # fmt: skip
+    with pytest.raises(ValueError, match="positive sum"):
+        Collector("stud", 2, {}, 1, net, pool, mix=[TableKind(SELF, 0.0)], gamma=1.0, lam=1.0,  # type: ignore[arg-type]
+                  rng=np.random.default_rng(0), generator=torch.Generator())  # fmt: skip
+
+
+def test_the_mix_draws_table_kinds_by_weight_and_three_seats_get_both_lineups() -> None:
+    from agents.base import CallingStation, RandomAgent
+
+    layout = Layout.build("stud", 3, {})
+    pool = OpponentPool(lambda: PolicyNet(layout.obs_size, len(layout.action_names), [8]), capacity=2)
+    pool.add(PolicyNet(layout.obs_size, len(layout.action_names), [8]), update=0)
+    mix = [
+        TableKind("call", 0.4, CallingStation()),
+        TableKind("random", 0.1, RandomAgent()),
+        TableKind(SELF, 0.2),
+        TableKind(POOL, 0.3),
+    ]
+    c = Collector(
+        "stud", 3, {}, 1, PolicyNet(layout.obs_size, 7, [8]), pool, mix=mix, many_learners=0.25,
+        gamma=1.0, lam=1.0, rng=np.random.default_rng(5), generator=torch.Generator().manual_seed(5),
+    )  # fmt: skip
+    kinds: dict[str, int] = {}
+    learners: dict[int, int] = {}
+    draws = 4000
+    for _ in range(draws):
+        table = c.tables[0]
+        c._start(table)
+        others = set(table.controllers) - {LEARNER}
+        name = "self" if not others else "pool" if min(others) >= 0 else c.bots[FIRST_BOT - min(others)][0]
+        kinds[name] = kinds.get(name, 0) + 1
+        if others:
+            count = table.controllers.count(LEARNER)
+            learners[count] = learners.get(count, 0) + 1
+            assert len(others) == 1  # one opponent fills every other seat
+    for kind in mix:
+        assert abs(kinds[kind.name] / draws - kind.weight) < 0.03, (kind.name, kinds)
+    assert set(learners) == {1, 2}
+    assert abs(learners[2] / sum(learners.values()) - 0.25) < 0.03  # two learners against one opponent
+
+
+def test_step_rewards_telescope_to_the_final_reward_in_the_cowboy_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    layout = Layout.build("cowboy", 3, {})
+    torch.manual_seed(0)
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [8])
+    runs = []
+    for per_step in (False, True):
+        c = collector("cowboy", 3, net, self_play=1.0, lam=1.0, tables=4, step_rewards=per_step, reward_scale=0.5)
+        captured: list[list[Trajectory]] = []
+        original = c._batch
+
+        def keep(finished: list[Trajectory], original: Any = original, captured: Any = captured) -> Batch:
+            captured.append(finished)
+            return original(finished)
+
+        monkeypatch.setattr(c, "_batch", keep)
+        batch, _ = c.collect(300)
+        runs.append((batch, captured[0]))
+    (plain, plain_trajs), (steps, step_trajs) = runs
+    assert np.array_equal(plain.actions, steps.actions)  # the same games, decision by decision
+    early = 0
+    for a, b in zip(plain_trajs, step_trajs, strict=True):
+        assert np.count_nonzero(a.rewards[:-1]) == 0
+        assert b.rewards.sum() == pytest.approx(a.rewards[-1], abs=1e-5)  # the same return
+        early += np.count_nonzero(b.rewards[:-1])
+    assert early > 0  # chips moved before the end of some games: those rewards arrive earlier
+    # lambda = gamma = 1: every decision's return is the rest of its trajectory's rewards
+    first = np.cumsum([0] + [len(t.actions) for t in step_trajs])[:-1]
+    assert np.allclose(steps.returns[first], plain.returns[first], atol=1e-4)
+
+
+def test_privileged_inputs_reach_the_critic_and_never_the_policy() -> None:
+    """Changing an opponent's hidden cards changes the critic's input and value, and
+    nothing the acting policy reads (its observation, candidate rows, logits)."""
+    from agents.candidates import candidate_features, candidate_slots
+    from envs.engine.actions import SPLIT_BASE
+    from envs.registry import make_raw
+    from training.episodes import privileged_cards
+
+    env = make_raw("cowpie", 2)
+    env.reset(seed=11, options={"button": 0})
+    state = env.state
+    assert state is not None
+    while not any(SPLIT_BASE <= a < SPLIT_BASE + 21 for a in state.legal_actions()):
+        env.step(1 if 1 in state.legal_actions() else state.legal_actions()[0])
+    seat = state.current_seat
+    assert seat is not None
+    layout = Layout.of_env(env, {})
+    slots = candidate_slots(len(layout.action_names))
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [16], candidates=slots, privileged=52)
+
+    def inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        agent = env.possible_agents[seat]
+        cands = candidate_features(env.public_view(agent), slots, np.random.default_rng(0))  # type: ignore[arg-type]
+        return env.observe(agent)["observation"].copy(), cands, privileged_cards(state, seat)
+
+    before = inputs()
+    other = 1 - seat
+    hidden = [i for i, up in enumerate(state.up[other]) if not up]
+    state.cards[other][hidden[0]], state.stub[0] = state.stub[0], state.cards[other][hidden[0]]
+    after = inputs()
+    assert np.array_equal(before[0], after[0]) and np.array_equal(before[1], after[1])
+    assert not np.array_equal(before[2], after[2])
+    with torch.no_grad():
+        obs = torch.from_numpy(np.stack([before[0], after[0]]))
+        cands = torch.from_numpy(np.stack([before[1], after[1]]))
+        priv = torch.from_numpy(np.stack([before[2], after[2]]))
+        logits, _ = net(obs, cands, priv)
+        assert torch.equal(logits[0], logits[1]) and torch.equal(net.logits(obs, cands), logits)
+        values = net.values(obs, priv)
+        assert values[0] != values[1]
 
 
 def test_astronomical_rewards_train_as_finite_signals(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -67,8 +67,10 @@ def test_every_variant_config_trains_logs_and_checkpoints(tmp_path: Path, varian
         "losses/approx_kl",
         "losses/clipfrac",
         "losses/explained_variance",
-        "eval/random_per100",
-        "eval/random_ci95",
+        "eval/random/greedy",
+        "eval/random/greedy_ci95",
+        "eval/random/sampled",
+        "eval/random/sampled_ci95",
     ):
         assert len(logged[tag]) == 2, tag
     assert any(tag.startswith("actions/") for tag in logged)
@@ -116,9 +118,7 @@ def test_interrupted_run_resumes_exactly(tmp_path: Path, monkeypatch: pytest.Mon
         "train.updates=3",
         "train.checkpoint_every=10",
         "pool.snapshot_every=1",
-        "rollout.self_play=0.5",
-        'rollout.bots=["random"]',
-        "rollout.bot_fraction=0.3",
+        "rollout.mix={self = 0.35, pool = 0.35, random = 0.3}",
     )
     straight = train.main(tiny(tmp_path / "a", None, *settings))
 
@@ -175,7 +175,7 @@ def test_default_config_beats_random(tmp_path: Path) -> None:
     with the 95% confidence interval above zero."""
     config = load_config(None, ['eval.opponents=["random"]', f"train.runs_dir={tmp_path}", "train.progress=false"])
     result = train.main(config)
-    stat = result.evaluation["random"]
+    stat = result.evaluation["random/greedy"]
     assert stat.low > 0, f"vs random: {stat}"
 
 
@@ -189,8 +189,7 @@ def test_cowboy_without_a_match_cap_trains_on_finite_numbers(tmp_path: Path) -> 
         "env.options={}",
         "env.num_players=7",
         "rollout.tables=2",
-        'rollout.bots=["call"]',  # six bots that always stay: every game runs 100 deals
-        "rollout.bot_fraction=1.0",
+        "rollout.mix={call = 1.0}",  # six bots that always stay: every game runs 100 deals
         "eval.opponents=[]",
     )
     result = train.main(config)
