@@ -1,0 +1,185 @@
+"""How much does one generalist give up against specialists, game by game?
+
+A dealer's choice agent plays every listed game through one observation layout. This
+module measures it one game at a time, at the dealer's choice table it was trained
+for (same layout, same stakes):
+
+* every seat's choice at the button is forced to the game measured
+  (:class:`ForcedGame`), so every hand of the match is that game and duplicate deals
+  stay duplicate (the choice is the only decision the wrapper takes over);
+* the generalist meets the heuristic (the game's own family heuristic, as at a
+  single-game table) and, where one is shipped, the game's specialist
+  (``pretrained:<game>``) seated at the table through :class:`SpecialistSeat`: it
+  reads the game's own observation, which the table's vector holds without loss at
+  the game's index map (:func:`envs.variants.mixed.index_maps`), and the game's own
+  view.
+
+Caveat, written next to every table this produces: the table's chip amounts and
+rewards are in big bets of its stakes, which is each stud game's own unit at the
+default stakes but twice Chowaha's (big blinds), so a Chowaha specialist reads its
+chip features at half the scale it was trained on there.
+
+Run ``python -m evaluation.generalist <checkpoint> --deals 1000`` (``--help``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+import agents
+from agents.heuristic.mixed import game_view
+from envs.policy import Observation, Policy
+from envs.registry import make_raw
+from envs.variants.mixed import CHOOSE_PREFIX, index_maps
+from envs.view import PublicView
+from evaluation.arena import Stat, run_match
+
+VARIANT = "dealers_choice"
+
+
+class ForcedGame:
+    """``bot`` with its button choice fixed to ``game``: every hand is that game."""
+
+    def __init__(self, bot: Any, game: str, action_names: Sequence[str]) -> None:
+        self.bot = bot
+        self.choice = list(action_names).index(CHOOSE_PREFIX + game)
+        self.name = f"{getattr(bot, 'name', type(bot).__name__)}@{game}"
+
+    def act(self, observation: Observation, view: PublicView) -> int:
+        if self.choice in view.legal_actions:  # the button's choice: the only decision taken over
+            return self.choice
+        return int(self.bot.act(observation, view))
+
+    def seed(self, seed: int | None) -> None:
+        if hasattr(self.bot, "seed"):
+            self.bot.seed(seed)
+
+    def reset(self) -> None:
+        if hasattr(self.bot, "reset"):
+            self.bot.reset()
+
+
+class SpecialistSeat:
+    """A single-game agent seated at a dealer's choice table that deals its game: it
+    gets the game's own observation (the table's vector at the game's index map), the
+    game's own action mask (the table's first actions) and the game's own view."""
+
+    def __init__(self, bot: Any, game: str, table_env: Any) -> None:
+        self.bot = bot
+        self.game = game
+        self.places = index_maps(table_env.game)[game]
+        self.actions = make_raw(game, table_env.game.num_players).game.num_actions
+        self.name = getattr(bot, "name", type(bot).__name__)
+
+    def act(self, observation: Observation, view: PublicView) -> int:
+        own = {
+            "observation": np.asarray(observation["observation"])[self.places],
+            "action_mask": np.asarray(observation["action_mask"])[: self.actions],
+        }
+        return int(self.bot.act(own, game_view(view)))
+
+    def seed(self, seed: int | None) -> None:
+        if hasattr(self.bot, "seed"):
+            self.bot.seed(seed)
+
+    def reset(self) -> None:
+        if hasattr(self.bot, "reset"):
+            self.bot.reset()
+
+
+def listed_games(num_players: int, options: dict[str, Any]) -> list[str]:
+    """The games a dealer's choice table with these options deals (its choose actions)."""
+    env = make_raw(VARIANT, num_players, **options)
+    return [a.removeprefix(CHOOSE_PREFIX) for a in env.action_names if a.startswith(CHOOSE_PREFIX)]
+
+
+def game_match(
+    generalist: Any, opponent: Any, game: str, *, deals: int, seed: int, num_players: int, options: dict[str, Any]
+) -> Stat:
+    """The generalist's result against ``opponent`` when every hand is ``game``."""
+    env = make_raw(VARIANT, num_players, **options)
+    names = env.action_names
+    bots: list[Policy] = [ForcedGame(generalist, game, names), ForcedGame(opponent, game, names)]
+    result = run_match(VARIANT, bots, deals, num_players=num_players, seed=seed, options=options)
+    return result.result(0)
+
+
+def specialist(game: str, num_players: int, options: dict[str, Any], greedy: bool) -> Any | None:
+    """``pretrained:<game>`` seated at the table, or None when none is shipped for this size."""
+    from agents.loading import pretrained_names
+
+    if game not in pretrained_names():
+        return None
+    bot = agents.load(f"pretrained:{game}", seed=0, greedy=greedy, strict_options=False)
+    if bot.layout.num_players != num_players:
+        return None
+    return SpecialistSeat(bot, game, make_raw(VARIANT, num_players, **options))
+
+
+def generalist_table(
+    checkpoint: str, *, deals: int, seed: int, modes: Sequence[str] = ("greedy", "sampled"), show: bool = True
+) -> dict[str, Any]:
+    """Per listed game and mode: the generalist against the heuristic and the specialist."""
+    probe = agents.load(checkpoint, seed=0)
+    n, options = probe.layout.num_players, dict(probe.layout.env_kwargs)
+    games = listed_games(n, options)
+    rows: dict[str, Any] = {}
+    jobs = [(g, m) for g in games for m in modes]
+    for k, (game, mode) in enumerate(tqdm(jobs, desc="games", disable=not show)):
+        greedy = mode == "greedy"
+        gen = agents.load(checkpoint, seed=0, greedy=greedy)
+        row = rows.setdefault(game, {})
+        match_seed = seed + 7919 * k
+        common = {"deals": deals, "seed": match_seed, "num_players": n, "options": options}
+        row[f"heuristic/{mode}"] = _stat(game_match(gen, agents.load("heuristic", seed=0), game, **common))
+        spec = specialist(game, n, options, greedy)
+        if spec is not None:
+            row[f"specialist/{mode}"] = _stat(game_match(gen, spec, game, **common))
+    return {"checkpoint": checkpoint, "deals": deals, "seed": seed, "num_players": n, "games": rows}
+
+
+def _stat(stat: Stat) -> dict[str, float]:
+    return {"mean": stat.mean, "ci95": stat.half_width}
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The README table: one row per game, the generalist's result per opponent and mode."""
+    cols = ["heuristic/greedy", "heuristic/sampled", "specialist/greedy", "specialist/sampled"]
+    lines = [
+        "| game | " + " | ".join(f"vs {c.replace('/', ' (')})" for c in cols) + " |",
+        "|---" * (len(cols) + 1) + "|",
+    ]
+    for game, row in report["games"].items():
+        cells = [f"{row[c]['mean']:+.1f} ± {row[c]['ci95']:.1f}" if c in row else "n/a" for c in cols]
+        lines.append(f"| {game} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("checkpoint", help="a dealer's choice agent (checkpoint path or pretrained:dealers_choice)")
+    parser.add_argument("--deals", type=int, default=1000, help="duplicate deals per game, opponent and mode")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: fresh, in the JSON)")
+    parser.add_argument("--modes", nargs="+", choices=["greedy", "sampled"], default=["greedy", "sampled"])
+    parser.add_argument("--out", type=Path, default=None, help="write the report as JSON here")
+    args = parser.parse_args(argv)
+    if args.deals < 2:
+        parser.error("--deals must be >= 2 (an interval needs two duplicate sets)")
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    report = generalist_table(args.checkpoint, deals=args.deals, seed=seed, modes=args.modes)
+    print(markdown(report))
+    if args.out is not None:
+        args.out.write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
