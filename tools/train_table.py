@@ -26,9 +26,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-VARIANTS = ["stud", "razz", "stud_hilo", "stud_hilo_declare", "cowpie", "cowboy", "cowgirl", "cowpattie", "chowaha"]
-UNITS = {"cowboy": "antes per game", "cowgirl": "antes per game", "cowpattie": "antes per game"}
-UNITS["chowaha"] = "big blinds per 100 hands"
+from envs.variants import VARIANTS as REGISTRY  # noqa: E402 (after the path insert)
+from envs.variants import get_variant  # noqa: E402
+
+VARIANTS = list(REGISTRY)
+UNITS = {
+    name: f"{v.unit_name} per game" if v.episode == "game" else f"{v.unit_name} per 100 hands"
+    for name, v in ((name, get_variant(name)) for name in VARIANTS)
+}
 MODES = ("/greedy", "/sampled")
 
 
