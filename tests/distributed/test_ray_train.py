@@ -56,6 +56,8 @@ def test_two_updates_on_two_actors_write_finite_checkpoints_and_logs(first_run: 
     workers = state["collector"]["workers"]
     assert len(workers) == 2 and workers[0]["rng"] != workers[1]["rng"]  # each actor its own deals
     assert (first_run.run_dir / "checkpoints" / "update_000002.pt").exists()
+    # the actors' results against pool snapshots reached the learner's pool (its scores)
+    assert sum(s["hands"] for s in state["pool"]["snapshots"]) > 0
     logged = scalars(first_run.run_dir)
     assert [v for _, v in logged["charts/updates"]] == [1.0, 2.0]
     assert logged["charts/return_vs_pool"] and logged["losses/value_loss"]  # pool tables were played
@@ -116,3 +118,13 @@ def test_resuming_with_another_worker_count_continues_with_a_note(
     assert "holds the generators of 2 Ray workers and this run has 1" in err and "does not replay" in err
     workers = training_state(more.checkpoint)["collector"]["workers"]
     assert len(workers) == 1
+
+
+def test_more_workers_than_the_cluster_has_cpus_is_refused(local_ray: int, tmp_path: Path) -> None:
+    """An actor that can never be placed would hang the run: refused at start instead."""
+    from training.config import ConfigError
+
+    workers = local_ray + 1
+    with pytest.raises(ConfigError, match=f"rollout.workers = {workers} needs {workers} CPUs .* offers {local_ray}"):
+        ray_run(tmp_path, f"rollout.workers={workers}")
+    assert not (tmp_path / "runs").exists()
