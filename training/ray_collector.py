@@ -136,6 +136,10 @@ class RolloutWorker:
         batch, stats = self.collector.collect(min_decisions)
         return batch, stats, self.pool.log
 
+    def cpu_seconds(self) -> float:
+        """CPU time of this actor's process so far (benchmarks: rates per core)."""
+        return time.process_time()
+
     def state(self) -> dict[str, Any]:
         return {"rng": copy.deepcopy(self.rng.bit_generator.state), "generator": self.generator.get_state()}
 
@@ -172,6 +176,7 @@ class RayCollector:
         self.sent: set[int] = set()  # snapshot ids the actors already hold
         self.broadcast_bytes = 0  # size of the last broadcast (weights and new snapshots)
         self.broadcast_seconds = 0.0  # time of the last ray.put
+        self.last_actor_seconds = 0.0  # the slowest actor's own time in the last rollout
 
     # ------------------------------------------------------------ rollout
     def broadcast(self) -> list[Any]:
@@ -204,6 +209,7 @@ class RayCollector:
             for snapshot_id, reward in records:
                 self.pool.record(snapshot_id, reward)
         stats = merge_stats([r[1] for r in results])
+        self.last_actor_seconds = max(r[1].seconds for r in results)
         stats.seconds = time.perf_counter() - began
         return merge_batches([r[0] for r in results]), stats
 
