@@ -24,9 +24,6 @@ MIX = "rollout.mix={self = 0.3, pool = 0.4, random = 0.3}"  # pool tables: resul
 
 
 def ray_run(tmp_path: Path, *extra: str) -> Any:
-    # the initial weights of the candidate scorer depend on torch's thread count (found
-    # here; not Ray's doing): every run of this module starts from the same count
-    torch.set_num_threads(1)
     return train.main(tiny(tmp_path, None, *ON_RAY, MIX, *extra))
 
 
