@@ -12,7 +12,10 @@ The trainer talks to one *collector-like* object (:class:`RolloutBackend`):
 The local :class:`~training.rollout.Collector` shares the learner's network, pool and
 generators with the trainer, so it needs no hooks: the trainer saves those generators
 itself. The Ray collector (:mod:`training.ray_collector`) keeps copies in its actors
-and sends the current weights and pool before each rollout.
+and sends the current weights and pool at the start of each rollout, reading them from
+the learner's network and pool objects it was given. That is one broadcast per update,
+as ``set_weights`` / ``set_pool`` calls after each update would be, without a hook the
+trainer could forget to call (after a resume, a pool snapshot, an evaluation).
 """
 
 from __future__ import annotations
@@ -22,12 +25,11 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
-from agents.loading import load
 from agents.nets import PolicyNet
-from training.config import TABLE_KINDS, Config, ConfigError
+from training.config import Config, ConfigError
 from training.episodes import Batch
 from training.pool import OpponentPool
-from training.rollout import Collector, RolloutStats, TableKind
+from training.rollout import Collector, RolloutStats, collector_for
 
 LOCAL = "local"
 RAY = "ray"
@@ -65,40 +67,6 @@ class LocalBackend:
         pass
 
 
-def seat_at(config: Config) -> dict[str, Any]:
-    """The table every bot is loaded for (``agents.load`` keywords)."""
-    env = config.env
-    return {"variant": env.variant, "num_players": env.num_players, "options": env.options}
-
-
-def local_collector(
-    config: Config, net: PolicyNet, pool: OpponentPool, *, rng: np.random.Generator, generator: torch.Generator
-) -> Collector:
-    """A :class:`Collector` for ``config``'s table and mix (its bots loaded here)."""
-    env, rollout, ppo = config.env, config.rollout, config.ppo
-    seed = config.train.seed
-    return Collector(
-        env.variant,
-        env.num_players,
-        env.options,
-        rollout.tables,
-        net,
-        pool,
-        mix=[
-            TableKind(name, weight, None if name in TABLE_KINDS else load(name, seed=seed, **seat_at(config)))
-            for name, weight in rollout.mix.items()
-        ],
-        many_learners=rollout.many_learners,
-        gamma=ppo.gamma,
-        lam=ppo.gae_lambda,
-        reward_scale=ppo.reward_scale,
-        step_rewards=rollout.step_rewards,
-        candidate_samples=rollout.candidate_samples,
-        rng=rng,
-        generator=generator,
-    )
-
-
 def make_collector(
     config: Config, net: PolicyNet, pool: OpponentPool, *, rng: np.random.Generator, generator: torch.Generator
 ) -> RolloutBackend:
@@ -112,4 +80,4 @@ def make_collector(
         except ValueError as err:
             raise ConfigError(f'rollout.backend = "ray" needs Ray. {err}') from None
         return RayCollector(config, net, pool)
-    return LocalBackend(local_collector(config, net, pool, rng=rng, generator=generator))
+    return LocalBackend(collector_for(config, net, pool, rng=rng, generator=generator))

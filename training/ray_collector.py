@@ -48,11 +48,10 @@ import torch
 
 from agents.nets import PolicyNet
 from evaluation.ray_cluster import import_ray, ray_session
-from training.collectors import local_collector
 from training.config import Config, ConfigError
 from training.episodes import Batch
 from training.pool import OpponentPool
-from training.rollout import RolloutStats
+from training.rollout import RolloutStats, collector_for
 
 FIRST_WORKER_KEY = 2  # spawn keys 0 and 1 are the trainer's collection and update generators
 
@@ -105,7 +104,7 @@ class RolloutWorker:
         self.rng = np.random.default_rng()
         self.generator = torch.Generator()
         self.reseed(seed)
-        self.collector = local_collector(config, self.net, self.pool, rng=self.rng, generator=self.generator)
+        self.collector = collector_for(config, self.net, self.pool, rng=self.rng, generator=self.generator)
         self.snapshot_weights: dict[int, dict[str, torch.Tensor]] = {}
 
     def reseed(self, seed: np.random.SeedSequence) -> None:
