@@ -223,10 +223,11 @@ class RayCollector:
         if len(saved) == len(self.actors):
             self._get([a.load_state.remote(s) for a, s in zip(self.actors, saved, strict=True)])
             return
+        held = f"the generators of {len(saved)} Ray workers" if saved else "no Ray worker's generators (a local run)"
         print(
-            f"train.py: note: the checkpoint holds the generators of {len(saved)} Ray workers and this run has "
-            f"{len(self.actors)}: the workers start new ones (from the seed and update {update}), so this resume "
-            "continues the run but does not replay the uninterrupted one",
+            f"train.py: note: the checkpoint holds {held} and this run has {len(self.actors)} workers: they start "
+            f"new generators (from the seed and update {update}), so this resume continues the run but does not "
+            "replay the uninterrupted one",
             file=sys.stderr,
         )
         seed = self.config.train.seed

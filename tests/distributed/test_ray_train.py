@@ -112,7 +112,7 @@ def test_resuming_with_another_worker_count_continues_with_a_note(
     more = train.main(resume=run_dir, overrides=["train.updates=3", "rollout.workers=1"])
     assert more.updates == 3
     err = capsys.readouterr().err
-    assert "holds the generators of 2 Ray workers and this run has 1" in err and "does not replay" in err
+    assert "holds the generators of 2 Ray workers and this run has 1 workers" in err and "does not replay" in err
     workers = training_state(more.checkpoint)["collector"]["workers"]
     assert len(workers) == 1
 
@@ -125,3 +125,13 @@ def test_more_workers_than_the_cluster_has_cpus_is_refused(local_ray: int, tmp_p
     with pytest.raises(ConfigError, match=f"rollout.workers = {workers} needs {workers} CPUs .* offers {local_ray}"):
         ray_run(tmp_path, f"rollout.workers={workers}")
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_local_run_resumes_on_ray_with_a_note(
+    local_ray: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    local = train.main(tiny(tmp_path, None, MIX))
+    more = train.main(resume=local.run_dir, overrides=["train.updates=3", 'rollout.backend="ray"', "rollout.workers=2"])
+    assert more.updates == 3 and more.decisions > local.decisions
+    assert "holds no Ray worker's generators (a local run) and this run has 2 workers" in capsys.readouterr().err
+    assert len(training_state(more.checkpoint)["collector"]["workers"]) == 2
