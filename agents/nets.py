@@ -263,8 +263,17 @@ def _mlp(width: int, hidden: Sequence[int]) -> nn.Sequential:
 
 
 def _init(layer: nn.Linear, gain: float) -> nn.Linear:
-    """Orthogonal weights and zero bias (the usual PPO initialisation)."""
-    nn.init.orthogonal_(layer.weight, gain)
+    """Orthogonal weights and zero bias (the usual PPO initialisation).
+
+    The orthogonal matrix comes from a QR decomposition whose last bits depend on
+    torch's thread count; it runs on one thread, so that a seed gives the same network
+    on any machine and after an earlier run in the process changed the count."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        nn.init.orthogonal_(layer.weight, gain)
+    finally:
+        torch.set_num_threads(threads)
     nn.init.zeros_(layer.bias)
     return layer
 

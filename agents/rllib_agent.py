@@ -51,6 +51,9 @@ class RLlibModuleNet:
                 "that envs.rllib.RLlibEnv gives RLlib's action-masking module"
             ) from None
         self.module = module
+        # NeuralAgent asks every network whether it scores candidate decisions
+        # (agents.candidates); an RLlib module gives one logit per action index
+        self.candidates: tuple[int, int] | None = None
 
     def eval(self) -> RLlibModuleNet:
         self.module.eval()

@@ -43,6 +43,7 @@ DEFAULT_MIX = {
     "call": 0.05,
 }
 TABLE_KINDS = ("self", "pool")
+ROLLOUT_BACKENDS = ("local", "ray")  # training.collectors
 EVAL_MODES = ("greedy", "sampled")
 # settings that were replaced: what to write instead
 REPLACED = {
@@ -60,6 +61,7 @@ class ConfigError(ValueError):
 MAX_SEED = 2**63 - 1  # the largest TOML integer; numpy's SeedSequence refuses negative seeds
 MAX_TABLES = 4096
 MAX_DECISIONS = 1 << 20
+MAX_WORKERS = 1024  # Ray actors of rollout.backend = "ray"
 MAX_WIDTH = 8192
 MAX_HIDDEN_WEIGHTS = MAX_WIDTH * MAX_WIDTH  # weights between consecutive hidden layers, per torso
 SHOWN_CHARS = 80  # error messages quote at most this much of a value the user gave
@@ -164,6 +166,15 @@ class RolloutSection:
     multi-deal Cowboy games, where a game's final result mixes many settled deals."""
     candidate_samples: int = 64
     """Monte Carlo deals behind each candidate decision's features (draw and declaration chances)."""
+    backend: str = "local"
+    """Where the tables are played: "local" (in this process) or "ray" (on rollout.workers Ray actors, each with its
+    own rollout.tables tables and a copy of the current weights; needs the ray extra; docs/distributed.md)."""
+    workers: int = 1
+    """Ray actors collecting in parallel with backend = "ray" (one CPU each), each playing its share of
+    rollout.decisions; must stay 1 with the local backend. Exact resume needs the same count."""
+    ray_address: str = "local"
+    """The Ray of backend = "ray": "local" (a private instance on this machine, loopback only), "auto" (the cluster
+    started here with ray start --head), ray://HOST:10001 or HOST:PORT."""
 
 
 @dataclass
@@ -456,6 +467,16 @@ def validate(config: Config) -> None:
         ),
         ("rollout.many_learners", 0.0 <= r.many_learners <= 1.0, "between 0 and 1"),
         ("rollout.candidate_samples", r.candidate_samples >= 8, ">= 8"),
+        ("rollout.backend", r.backend in ROLLOUT_BACKENDS, f"one of {', '.join(ROLLOUT_BACKENDS)}"),
+        ("rollout.workers", 1 <= r.workers <= MAX_WORKERS, f"between 1 and {MAX_WORKERS}"),
+        (
+            "rollout.workers",
+            r.workers == 1 or r.backend == "ray",
+            '1 with rollout.backend = "local", which collects in this process (set rollout.backend = "ray" to '
+            "collect on several Ray actors)",
+        ),
+        ("rollout.workers", r.workers <= r.decisions, "at most rollout.decisions (each worker collects its share)"),
+        ("rollout.ray_address", bool(r.ray_address.strip()), "non-empty: local, auto, ray://HOST:10001 or HOST:PORT"),
         ("ppo.lr_floor", 0.0 <= p.lr_floor <= 1.0, "between 0 and 1"),
         ("ppo.max_value_grad_norm", p.max_value_grad_norm > 0, "> 0"),
         ("ppo.value_loss", p.value_loss in VALUE_LOSSES, f"one of {', '.join(VALUE_LOSSES)}"),

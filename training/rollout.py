@@ -58,12 +58,13 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
 from agents.candidates import FEATURES, candidate_features, needs_candidates
+from agents.loading import load
 from agents.nets import PolicyNet, choose
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, SPLIT_BASE
@@ -81,6 +82,9 @@ from training.episodes import (
 )
 from training.pool import OpponentPool
 
+if TYPE_CHECKING:
+    from training.config import Config
+
 __all__ = [
     "FIRST_BOT",
     "LEARNER",
@@ -90,6 +94,7 @@ __all__ = [
     "Collector",
     "RolloutStats",
     "TableKind",
+    "collector_for",
     "gae",
     "training_signal",
 ]
@@ -408,6 +413,35 @@ class Collector:
                 traj.chips.append(chips_of(state, seat))
             if self.track_splits and masks[i, SPLIT_BASE:DRAW_BASE].any():
                 stats.split_regret.append(split_regret(table.env, seat, actions[i]))
+
+
+def collector_for(
+    config: Config, net: PolicyNet, pool: OpponentPool, *, rng: np.random.Generator, generator: torch.Generator
+) -> Collector:
+    """A :class:`Collector` for ``config``'s table, ``[rollout]`` and ``[ppo]`` settings,
+    its mix's bots loaded here (the trainer's, and each Ray actor's own)."""
+    env, rollout, ppo = config.env, config.rollout, config.ppo
+    seat_at = {"variant": env.variant, "num_players": env.num_players, "options": env.options}
+    return Collector(
+        env.variant,
+        env.num_players,
+        env.options,
+        rollout.tables,
+        net,
+        pool,
+        mix=[
+            TableKind(name, weight, None if name in (SELF, POOL) else load(name, seed=config.train.seed, **seat_at))
+            for name, weight in rollout.mix.items()
+        ],
+        many_learners=rollout.many_learners,
+        gamma=ppo.gamma,
+        lam=ppo.gae_lambda,
+        reward_scale=ppo.reward_scale,
+        step_rewards=rollout.step_rewards,
+        candidate_samples=rollout.candidate_samples,
+        rng=rng,
+        generator=generator,
+    )
 
 
 def split_regret(env: DealersChoiceEnv, seat: int, action: int) -> float:

@@ -48,12 +48,12 @@ from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.registry import make_raw
 from evaluation.arena import Stat, per_hands, rate_label, unit_name
+from training.collectors import make_collector
 from training.config import TABLE_KINDS, Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
 from training.episodes import CARDS
 from training.metrics import check_opponents, describe_eval, eval_scalars, eval_seed, evaluate, rollout_scalars
 from training.pool import OpponentPool
 from training.ppo import PPOSettings, linear_schedule, ppo_update
-from training.rollout import Collector, TableKind
 
 LATEST = "latest.pt"
 
@@ -115,26 +115,9 @@ class Trainer:
         self.rng = np.random.default_rng(collect_seq)
         self.update_rng = np.random.default_rng(update_seq)
         self.generator = torch.Generator().manual_seed(seed)
-        self.collector = Collector(
-            env_cfg.variant,
-            env_cfg.num_players,
-            env_cfg.options,
-            config.rollout.tables,
-            self.net,
-            self.pool,
-            mix=[
-                TableKind(name, weight, None if name in TABLE_KINDS else load(name, seed=seed, **seat_at))
-                for name, weight in config.rollout.mix.items()
-            ],
-            many_learners=config.rollout.many_learners,
-            gamma=config.ppo.gamma,
-            lam=config.ppo.gae_lambda,
-            reward_scale=config.ppo.reward_scale,
-            step_rewards=config.rollout.step_rewards,
-            candidate_samples=config.rollout.candidate_samples,
-            rng=self.rng,
-            generator=self.generator,
-        )
+        # local: in this process, sharing self.net, self.pool, self.rng and self.generator;
+        # ray: actors with copies, sent the weights and the pool before every rollout
+        self.collector = make_collector(config, self.net, self.pool, rng=self.rng, generator=self.generator)
         self.eval_bots = {spec: load(spec, seed=seed, **seat_at) for spec in config.eval.opponents}
         self.counters = {
             "update": 0,
@@ -176,6 +159,7 @@ class Trainer:
             "rng": copy.deepcopy(self.rng.bit_generator.state),
             "update_rng": copy.deepcopy(self.update_rng.bit_generator.state),
             "generator": self.generator.get_state(),
+            "collector": self.collector.state(),  # the Ray actors' generators (local: empty)
         }
 
     def load_training_state(self, state: dict[str, Any]) -> None:
@@ -187,6 +171,7 @@ class Trainer:
         self.rng.bit_generator.state = state["rng"]
         self.update_rng.bit_generator.state = state["update_rng"]
         self.generator.set_state(state["generator"])
+        self.collector.load_state(state.get("collector"), update=int(self.counters["update"]))
 
     def save(self, boundary: dict[str, Any]) -> Path:
         """Write ``checkpoints/latest.pt`` (resumable) and ``update_<k>.pt`` (agent only)."""
@@ -231,6 +216,7 @@ class Trainer:
         finally:
             bar.close()
             writer.close()
+            self.collector.close()
         if saved_update != int(self.boundary["counters"]["update"]):
             self.save(self.boundary)
         return TrainResult(

@@ -152,3 +152,23 @@ def test_agents_need_the_view_for_candidate_decisions() -> None:
     assert SPLIT_BASE <= agent.act(obs, env.public_view(env.agent_selection)) < SPLIT_BASE + 21
     with pytest.raises(ValueError, match="from the public view"):
         agent.act_batch([obs], [None])  # type: ignore[list-item]
+
+
+def test_the_same_seed_builds_the_same_network_whatever_torch_thread_count() -> None:
+    """Orthogonal initialisation runs a QR decomposition whose result depends on the
+    thread count (the 64x64 scorer layer differed in its last bits): the same seed must
+    give the same weights on a 1-core and an 8-core machine, and in a process whose
+    thread count an earlier run changed."""
+    layout = Layout.build("stud", 2, {})
+    threads = torch.get_num_threads()
+    nets = []
+    try:
+        for count in (1, 2, 4):
+            torch.set_num_threads(count)
+            torch.manual_seed(3)
+            net = PolicyNet(layout.obs_size, len(layout.action_names), [32], candidates=candidate_slots(7))
+            nets.append(net.state_dict())
+    finally:
+        torch.set_num_threads(threads)
+    for other in nets[1:]:
+        assert all(torch.equal(nets[0][k], other[k]) for k in nets[0])
