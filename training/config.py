@@ -117,8 +117,8 @@ class EnvSection:
     """The table the agent learns to play."""
 
     variant: str = "stud"
-    """Variant: any registered name (python train.py --help lists them): stud, razz, stud_hilo, stud_hilo_declare,
-    cowpie, cowboy, cowgirl, cowpattie, chowaha, five_card_stud, toy_stud or dealers_choice."""
+    """Variant: any registered name (envs.variants.VARIANTS; docs/variants.md describes each), e.g. stud, razz, cowpie,
+    cowboy, chowaha or dealers_choice."""
     num_players: int = 2
     """Seats at the table (each seat is played by the learner, a pool snapshot or a fixed bot)."""
     options: dict[str, Any] = field(default_factory=dict)

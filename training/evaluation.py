@@ -34,6 +34,7 @@ from agents.candidates import FEATURES, candidate_features, needs_candidates
 from agents.nets import PolicyNet, choose
 from agents.neural import Layout
 from envs.aec import DealersChoiceEnv
+from envs.policy import act_many, describe
 from envs.registry import make_raw
 from evaluation.arena import Stat, lineups, mean_ci, per_hands
 
@@ -174,10 +175,8 @@ def _tick(
     if theirs:
         views = [h.env.public_view(h.env.agent_selection) for h, _ in theirs]
         observations = [o for _, o in theirs]
-        if hasattr(opponent, "act_batch"):
-            chosen = opponent.act_batch(observations, views)
-        else:
-            chosen = [opponent.act(o, v) for o, v in zip(observations, views, strict=True)]
+        seats = [h.env.possible_agents.index(h.env.agent_selection) for h, _ in theirs]
+        chosen = act_many(opponent, describe(opponent), seats, observations, views)  # checked answers
         for (hand, _), action in zip(theirs, chosen, strict=True):
             hand.env.step(int(action))
 

@@ -68,7 +68,7 @@ from agents.loading import load
 from agents.nets import PolicyNet, choose
 from envs.aec import DealersChoiceEnv
 from envs.engine.actions import DRAW_BASE, SPLIT_BASE
-from envs.policy import act_many
+from envs.policy import Seating, act_many
 from envs.registry import make_raw
 from training.episodes import (
     Batch,
@@ -280,9 +280,9 @@ class Collector:
         start = time.perf_counter()
         finished: list[Trajectory] = []
         collected = 0
-        for _, bot in self.bots:  # reseeded from our generator: resuming needs no bot state
-            if hasattr(bot, "seed"):
-                bot.seed(int(self.rng.integers(2**31 - 1)))
+        # reseeded from our generator: resuming needs no bot state (Seating: the one place bots are seeded)
+        seeds = [int(self.rng.integers(2**31 - 1)) if hasattr(bot, "seed") else None for _, bot in self.bots]
+        Seating([bot for _, bot in self.bots], [name for name, _ in self.bots]).seed(seeds)
         self.feature_rng = np.random.default_rng(int(self.rng.integers(2**63 - 1)))
         for table in self.tables:
             self._start(table)

@@ -130,6 +130,7 @@ STRENGTH_DEALS = {
     "cowboy": 200,
     "cowgirl": 200,
     "cowpattie": 150,
+    "five_card_stud": 300,
 }
 
 

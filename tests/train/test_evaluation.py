@@ -102,3 +102,24 @@ def test_verdict_writes_a_summary_next_to_the_run(tmp_path: Path, capsys: pytest
     assert replay["results"]["random"] == summary["results"]["random"]
     assert verdict.main([str(run), "--opponents", "nobody"]) == 2
     assert "unknown bot spec 'nobody'" in capsys.readouterr().err
+
+
+class Cheater:
+    """Answers an action that is never legal (and a string once it has done that)."""
+
+    name = "cheater"
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def act(self, observation: dict[str, np.ndarray], view: object) -> object:
+        self.asked += 1
+        return 10_000 if self.asked == 1 else "fold"
+
+
+def test_an_opponents_illegal_answer_is_an_error_naming_it_never_a_remapped_action() -> None:
+    from envs.policy import BotActionError
+
+    net, layout = net_for("stud", 2)
+    with pytest.raises(BotActionError, match=r"cheater.*returned 10000, which is not a legal action"):
+        duplicate_match(net, layout, Cheater(), deals=2, seed=1, greedy=True, tables=2)
