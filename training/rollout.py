@@ -182,10 +182,10 @@ class Collector:
         variant: str,
         num_players: int,
         env_kwargs: dict[str, Any],
+        *,
         num_tables: int,
         net: PolicyNet,
         pool: OpponentPool,
-        *,
         mix: Sequence[TableKind] | None = None,
         self_play: float = 1.0,
         bots: Sequence[tuple[str, Any]] = (),
@@ -426,9 +426,9 @@ def collector_for(
         env.variant,
         env.num_players,
         env.options,
-        rollout.tables,
-        net,
-        pool,
+        num_tables=rollout.tables,
+        net=net,
+        pool=pool,
         mix=[
             TableKind(name, weight, None if name in (SELF, POOL) else load(name, seed=config.train.seed, **seat_at))
             for name, weight in rollout.mix.items()

@@ -86,7 +86,7 @@ def collector(
     if pool is None:
         pool = OpponentPool(lambda: PolicyNet(layout.obs_size, len(layout.action_names), [8]), capacity=2)
     return Collector(
-        variant, n, {}, tables, net, pool,  # type: ignore[arg-type]
+        variant, n, {}, num_tables=tables, net=net, pool=pool,  # type: ignore[arg-type]
         self_play=self_play, gamma=gamma, lam=lam, reward_scale=reward_scale, many_learners=many_learners,
         step_rewards=step_rewards, rng=np.random.default_rng(7), generator=torch.Generator().manual_seed(7),
     )  # fmt: skip
@@ -182,7 +182,7 @@ def test_bot_tables_seat_the_learner_against_a_fixed_bot(many: float, learners: 
     pool = OpponentPool(lambda: PolicyNet(layout.obs_size, len(layout.action_names), [8]), capacity=2)
     net = ScriptedNet(7, (CHECK_CALL, BRING_IN))
     c = Collector(
-        "stud", 3, {}, 2, net, pool,  # type: ignore[arg-type]
+        "stud", 3, {}, num_tables=2, net=net, pool=pool,  # type: ignore[arg-type]
         mix=[TableKind("call", 1.0, CallingStation())], many_learners=many, gamma=1.0, lam=0.95,
         rng=np.random.default_rng(3), generator=torch.Generator().manual_seed(3),
     )  # fmt: skip
@@ -194,10 +194,10 @@ def test_bot_tables_seat_the_learner_against_a_fixed_bot(many: float, learners: 
     for table in c.tables:
         assert {table.controllers.count(LEARNER)} == learners and set(table.controllers) == {LEARNER, FIRST_BOT}
     with pytest.raises(ValueError, match="needs at least one bot"):
-        Collector("stud", 2, {}, 1, net, pool, self_play=1.0, gamma=1.0, lam=1.0, bot_fraction=0.5,  # type: ignore[arg-type]
+        Collector("stud", 2, {}, num_tables=1, net=net, pool=pool, self_play=1.0, gamma=1.0, lam=1.0, bot_fraction=0.5,  # type: ignore[arg-type]
                   rng=np.random.default_rng(0), generator=torch.Generator())  # fmt: skip
     with pytest.raises(ValueError, match="positive sum"):
-        Collector("stud", 2, {}, 1, net, pool, mix=[TableKind(SELF, 0.0)], gamma=1.0, lam=1.0,  # type: ignore[arg-type]
+        Collector("stud", 2, {}, num_tables=1, net=net, pool=pool, mix=[TableKind(SELF, 0.0)], gamma=1.0, lam=1.0,  # type: ignore[arg-type]
                   rng=np.random.default_rng(0), generator=torch.Generator())  # fmt: skip
 
 
@@ -214,7 +214,7 @@ def test_the_mix_draws_table_kinds_by_weight_and_three_seats_get_both_lineups() 
         TableKind(POOL, 0.3),
     ]
     c = Collector(
-        "stud", 3, {}, 1, PolicyNet(layout.obs_size, 7, [8]), pool, mix=mix, many_learners=0.25,
+        "stud", 3, {}, num_tables=1, net=PolicyNet(layout.obs_size, 7, [8]), pool=pool, mix=mix, many_learners=0.25,
         gamma=1.0, lam=1.0, rng=np.random.default_rng(5), generator=torch.Generator().manual_seed(5),
     )  # fmt: skip
     kinds: dict[str, int] = {}
