@@ -209,6 +209,14 @@ class PPOSection:
     """Normalise advantages within each minibatch."""
     target_kl: float = 0.0
     """Stop an update's epochs early when the mean approximate KL of an epoch exceeds this (0: never)."""
+    magnet_coef: float = 0.0
+    """Magnetic mirror descent (training.magnet): weight of the reverse KL(policy || magnet) added to the loss, with
+    the magnet a frozen copy of the policy (0: off, plain PPO). For equilibrium learning in self-play; see
+    configs/toy_stud_mmd.toml."""
+    magnet_every: int = 10
+    """magnet_coef > 0 only: move the magnet toward the current policy every this many updates."""
+    magnet_step: float = 1.0
+    """magnet_coef > 0 only: how far each move goes, in parameter space (1: the magnet becomes a copy of the policy)."""
 
 
 @dataclass
@@ -475,6 +483,9 @@ def validate(config: Config) -> None:
         ("ppo.vf_coef", p.vf_coef >= 0, ">= 0"),
         ("ppo.max_grad_norm", p.max_grad_norm > 0, "> 0"),
         ("ppo.target_kl", p.target_kl >= 0, ">= 0 (0: off)"),
+        ("ppo.magnet_coef", p.magnet_coef >= 0 and math.isfinite(p.magnet_coef), ">= 0 (0: off)"),
+        ("ppo.magnet_every", p.magnet_every >= 1, ">= 1"),
+        ("ppo.magnet_step", 0 < p.magnet_step <= 1, "in (0, 1]"),
         ("pool.capacity", pool.capacity >= 1, ">= 1"),
         ("pool.snapshot_every", pool.snapshot_every >= 1, ">= 1"),
         ("pool.rule", pool.rule in SAMPLING_RULES, f"one of {', '.join(SAMPLING_RULES)}"),

@@ -5,11 +5,14 @@ One update (1-based index ``k``):
 1. the collector plays the tables of ``rollout.mix`` (fixed bots such as the heuristic,
    self-play, pool snapshots) until ``rollout.decisions`` learner decisions are in
    finished episodes (``training.rollout``);
-2. PPO runs its epochs over them at the learning rate of update ``k`` (``training.ppo``);
+2. PPO runs its epochs over them at the learning rate of update ``k`` (``training.ppo``;
+   with ``ppo.magnet_coef > 0`` pulled toward a magnet, ``training.magnet``);
 3. every ``pool.snapshot_every`` updates a frozen copy joins the opponent pool;
 4. every ``eval.every`` updates (and at the end) the learner plays duplicate matches
    against ``eval.opponents`` on fresh deals, greedy and sampled
    (``training.evaluation``; the final verdict is ``python -m training.verdict``);
+   on heads-up toy stud it also logs the policy's exact NashConv (``eval/nash_conv``,
+   :class:`evaluation.toy_policy.NashConvProbe`);
 5. every ``train.checkpoint_every`` updates (and at the end) checkpoints are written.
 
 After each update the trainer keeps a *boundary* state in memory: weights, optimizer,
@@ -48,8 +51,10 @@ from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.registry import make_raw
 from evaluation.arena import Stat, per_hands, rate_label, unit_name
+from evaluation.toy_policy import TOY_OPTIONS, NashConvProbe, env_options
 from training.config import TABLE_KINDS, Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
 from training.episodes import CARDS
+from training.magnet import Magnet
 from training.metrics import check_opponents, describe_eval, eval_scalars, eval_seed, evaluate, rollout_scalars
 from training.pool import OpponentPool
 from training.ppo import PPOSettings, linear_schedule, ppo_update
@@ -136,6 +141,9 @@ class Trainer:
             generator=self.generator,
         )
         self.eval_bots = {spec: load(spec, seed=seed, **seat_at) for spec in config.eval.opponents}
+        ppo = config.ppo
+        self.magnet = Magnet(self.net, every=ppo.magnet_every, step=ppo.magnet_step) if ppo.magnet_coef > 0 else None
+        self.nash_conv = nash_conv_probe(env_cfg.variant, env_cfg.num_players, env_cfg.options)
         self.counters = {
             "update": 0,
             "decisions": 0,
@@ -176,6 +184,7 @@ class Trainer:
             "rng": copy.deepcopy(self.rng.bit_generator.state),
             "update_rng": copy.deepcopy(self.update_rng.bit_generator.state),
             "generator": self.generator.get_state(),
+            **({"magnet": self.magnet.state_dict()} if self.magnet is not None else {}),
         }
 
     def load_training_state(self, state: dict[str, Any]) -> None:
@@ -187,6 +196,8 @@ class Trainer:
         self.rng.bit_generator.state = state["rng"]
         self.update_rng.bit_generator.state = state["update_rng"]
         self.generator.set_state(state["generator"])
+        if self.magnet is not None and "magnet" in state:  # a run that turns the magnet on starts from the policy
+            self.magnet.load_state_dict(state["magnet"])
 
     def save(self, boundary: dict[str, Any]) -> Path:
         """Write ``checkpoints/latest.pt`` (resumable) and ``update_<k>.pt`` (agent only)."""
@@ -256,9 +267,11 @@ class Trainer:
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         update_began = time.perf_counter()
-        losses = ppo_update(self.net, self.optimizer, batch, _settings(cfg), self.update_rng)
+        losses = ppo_update(self.net, self.optimizer, batch, _settings(cfg), self.update_rng, magnet=self.magnet)
         update_seconds = time.perf_counter() - update_began
         self._check_finite(update)
+        if self.magnet is not None:
+            self.magnet.after_update(self.net, update)
         if update % cfg.pool.snapshot_every == 0:
             self.pool.add(self.net, update)
         c = self.counters
@@ -288,6 +301,9 @@ class Trainer:
                 modes=cfg.eval.modes,
                 tables=cfg.eval.tables,
             )
+            if self.nash_conv is not None:
+                scalars["eval/nash_conv"] = self.nash_conv(self.net).nash_conv
+                tqdm.write(f"update {update}: exact NashConv {scalars['eval/nash_conv']:.4f} antes")
             c["eval_seconds"] += time.perf_counter() - eval_began
             scalars.update(eval_scalars(self.last_eval))
             scalars["perf/eval_seconds"] = float(c["eval_seconds"])
@@ -312,6 +328,19 @@ class Trainer:
             else "no checkpoint was written: start again with a smaller ppo.lr or ppo.max_grad_norm"
         )
         raise DivergedError(f"update {update} diverged: {problem}. Training stopped; {kept}")
+
+
+def nash_conv_probe(variant: str, num_players: int, options: dict[str, Any]) -> NashConvProbe | None:
+    """Heads-up toy stud is solved exactly: its evaluations also log ``eval/nash_conv``."""
+    if variant != "toy_stud" or num_players != 2:
+        return None
+    from solvers.toy import ToyParams
+
+    params = ToyParams.from_options({k: v for k, v in options.items() if k in TOY_OPTIONS})
+    if Layout.build(variant, 2, options).options != Layout.build(variant, 2, env_options(params)).options:
+        tqdm.write(f"no eval/nash_conv: the solvers do not model the options {options} (only {TOY_OPTIONS})")
+        return None
+    return NashConvProbe(params)
 
 
 def _settings(cfg: Config) -> PPOSettings:
