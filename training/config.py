@@ -100,6 +100,9 @@ class TrainSection:
     """Seeds everything: initial weights, deals, seats, opponents, action sampling, minibatch order (0 to 2**63-1)."""
     updates: int = 250
     """PPO updates to run: the training budget (each collects rollout.decisions decisions first)."""
+    minutes: float = 0.0
+    """Wall-clock budget of this process in minutes (0: none): the update that ends past it is the last one (it is
+    evaluated and checkpointed like the end of train.updates). A resumed run gets the budget afresh."""
     runs_dir: str = "runs"
     """Folder that holds the run folders (git-ignored)."""
     checkpoint_every: int = 25
@@ -253,6 +256,9 @@ class EvalSection:
     """How the learner plays in evaluations: greedy (the most likely legal action), sampled, or both."""
     tables: int = 64
     """Hands played together in an evaluation (the learner's batch size)."""
+    nash_conv: bool = True
+    """Heads-up toy stud only: also log the policy's exact NashConv (eval/nash_conv, antes; evaluation.toy_policy).
+    The first one replays every information set once (about 350k replays on the default toy: a few minutes)."""
 
 
 @dataclass
@@ -438,6 +444,7 @@ def validate(config: Config) -> None:
         ("train.updates", t.updates >= 1, ">= 1"),
         ("train.checkpoint_every", t.checkpoint_every >= 1, ">= 1"),
         ("train.threads", t.threads >= 1, ">= 1"),
+        ("train.minutes", t.minutes >= 0 and math.isfinite(t.minutes), ">= 0 (0: no time limit)"),
         ("train.name", bool(t.name) and "/" not in t.name and "__" not in t.name, "non-empty, no '/' or '__'"),
         ("env.num_players", config.env.num_players >= 2, ">= 2"),
         (

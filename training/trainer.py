@@ -15,6 +15,9 @@ One update (1-based index ``k``):
    :class:`evaluation.toy_policy.NashConvProbe`);
 5. every ``train.checkpoint_every`` updates (and at the end) checkpoints are written.
 
+The run ends after ``train.updates`` updates, or (``train.minutes``) after the update
+that ends past its wall-clock budget.
+
 After each update the trainer keeps a *boundary* state in memory: weights, optimizer,
 pool, counters and every random generator as they stand between two updates. The
 periodic checkpoints save it, and so does an interrupted run (Ctrl-C or SIGTERM):
@@ -143,7 +146,9 @@ class Trainer:
         self.eval_bots = {spec: load(spec, seed=seed, **seat_at) for spec in config.eval.opponents}
         ppo = config.ppo
         self.magnet = Magnet(self.net, every=ppo.magnet_every, step=ppo.magnet_step) if ppo.magnet_coef > 0 else None
-        self.nash_conv = nash_conv_probe(env_cfg.variant, env_cfg.num_players, env_cfg.options)
+        self.nash_conv = (
+            nash_conv_probe(env_cfg.variant, env_cfg.num_players, env_cfg.options) if config.eval.nash_conv else None
+        )
         self.counters = {
             "update": 0,
             "decisions": 0,
@@ -158,6 +163,7 @@ class Trainer:
             self.pool.add(self.net, 0)
         self.boundary = self.training_state()
         self.last_eval: dict[str, Stat] = {}
+        self.deadline: float | None = None  # time.monotonic() after which the running update is the last
 
     def _new_net(self) -> PolicyNet:
         model = self.config.model
@@ -224,15 +230,18 @@ class Trainer:
             writer.add_text("config", "```toml\n" + to_toml(cfg) + "\n```", 0)
         bar = tqdm(total=cfg.train.updates, initial=start_update, disable=not cfg.train.progress, unit="update")
         saved_update = start_update
+        self.deadline = time.monotonic() + 60.0 * cfg.train.minutes if cfg.train.minutes else None
         try:
             with _sigterm_as_interrupt():
                 for update in range(start_update + 1, cfg.train.updates + 1):
-                    postfix = self._one_update(update, writer)
-                    if update % cfg.train.checkpoint_every == 0 or update == cfg.train.updates:
+                    postfix, last = self._one_update(update, writer)
+                    if update % cfg.train.checkpoint_every == 0 or last:
                         self.save(self.boundary)
                         saved_update = update
                     bar.update(1)
                     bar.set_postfix_str(postfix)
+                    if last:
+                        break
         except (KeyboardInterrupt, DivergedError) as stop:
             if int(self.boundary["counters"]["update"]) > saved_update:
                 self.save(self.boundary)
@@ -254,8 +263,10 @@ class Trainer:
             evaluation=self.last_eval,
         )
 
-    def _one_update(self, update: int, writer: SummaryWriter) -> str:
-        """Collect, update, snapshot, evaluate, log; returns the progress-bar text."""
+    def _one_update(self, update: int, writer: SummaryWriter) -> tuple[str, bool]:
+        """Collect, update, snapshot, evaluate, log; returns the progress-bar text and
+        whether this was the last update (``train.updates`` reached or ``train.minutes``
+        spent)."""
         cfg = self.config
         began = time.perf_counter()
         # one thread for small-batch inference: idle OpenMP workers spin and steal the
@@ -289,7 +300,8 @@ class Trainer:
         scalars["perf/collect_seconds"] = stats.seconds
         scalars["perf/update_seconds"] = update_seconds
         scalars["perf/update_decisions_per_second"] = len(batch) * cfg.ppo.epochs / max(update_seconds, 1e-9)
-        if (cfg.eval.every and update % cfg.eval.every == 0) or update == cfg.train.updates:
+        last = update == cfg.train.updates or (self.deadline is not None and time.monotonic() >= self.deadline)
+        if (cfg.eval.every and update % cfg.eval.every == 0) or last:
             torch.set_num_threads(1)
             eval_began = time.perf_counter()
             self.last_eval = evaluate(
@@ -312,7 +324,7 @@ class Trainer:
         for tag, value in scalars.items():
             writer.add_scalar(tag, value, step)
         writer.flush()
-        return _postfix(scalars, self.last_eval)
+        return _postfix(scalars, self.last_eval), last
 
     def _check_finite(self, update: int) -> None:
         """Stop before a NaN or infinity reaches the pool, the boundary or a checkpoint."""

@@ -98,6 +98,7 @@ def test_overrides_are_toml_values_or_bare_strings() -> None:
         (["model.shared=true"], r"model\.privileged_critic = true is out of range"),
         (["pool.rule=best"], r"pool\.rule = \"best\" is out of range: it must be one of latest, uniform, weighted"),
         (["eval.deals=1"], r"eval\.deals = 1 is out of range"),
+        (["train.minutes=-1"], r"train\.minutes = -1\.0 is out of range: it must be >= 0 \(0: no time limit\)"),
         (["ppo.magnet_coef=-0.1"], r"ppo\.magnet_coef = -0\.1 is out of range: it must be >= 0 \(0: off\)"),
         (["ppo.magnet_coef=inf"], r"ppo\.magnet_coef = inf is out of range"),
         (["ppo.magnet_every=0"], r"ppo\.magnet_every = 0 is out of range: it must be >= 1"),
