@@ -69,6 +69,14 @@ class RandomAgent(Agent):
         legal = legal_of(observation, view)
         return int(legal[self.rng.integers(len(legal))])
 
+    def action_probabilities(self, observations: Sequence[Observation], views: Sequence[PublicView]) -> np.ndarray:
+        """(B, actions): uniform over each decision's legal actions (what ``act`` samples)."""
+        out = np.zeros((len(observations), len(observations[0]["action_mask"]) if observations else 0))
+        for row, (obs, view) in enumerate(zip(observations, views, strict=True)):
+            legal = legal_of(obs, view)
+            out[row, legal] = 1.0 / len(legal)
+        return out
+
 
 class CallingStation(Agent):
     """Never folds, never raises: checks or calls (posts the bring-in, stays in the

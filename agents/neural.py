@@ -21,7 +21,7 @@ import torch
 from agents.base import Agent, Observation
 from agents.candidates import FEATURES as CANDIDATE_FEATURES
 from agents.candidates import candidate_features, needs_candidates
-from agents.nets import PolicyNet, choose
+from agents.nets import PolicyNet, choose, log_probs
 from envs.aec import DealersChoiceEnv
 from envs.registry import make_raw
 from envs.view import PublicView
@@ -195,6 +195,20 @@ class NeuralAgent(Agent):
 
     def act_batch(self, observations: Sequence[Observation], views: Sequence[PublicView]) -> list[int]:
         """One forward pass for many tables."""
+        logits, mask = self._logits(observations, views)
+        actions, _ = choose(logits, mask, greedy=self.greedy, generator=self.generator)
+        return [int(a) for a in actions]
+
+    def action_probabilities(self, observations: Sequence[Observation], views: Sequence[PublicView]) -> np.ndarray:
+        """(B, actions) probabilities of the masked policy at each decision: what
+        :meth:`act_batch` samples from (exact exploitability tabulates these)."""
+        logits, mask = self._logits(observations, views)
+        return log_probs(logits, mask).exp().double().numpy()
+
+    def _logits(
+        self, observations: Sequence[Observation], views: Sequence[PublicView]
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """The network's logits and the legal-action masks of a batch of decisions."""
         for view in views:
             if view is not None:
                 self.check_table(view)
@@ -209,8 +223,7 @@ class NeuralAgent(Agent):
         with torch.inference_mode():
             obs_t = torch.from_numpy(obs)
             logits = self.net.logits(obs_t) if cands is None else self.net.logits(obs_t, torch.from_numpy(cands))
-            actions, _ = choose(logits, torch.from_numpy(mask), greedy=self.greedy, generator=self.generator)
-        return [int(a) for a in actions]
+        return logits, torch.from_numpy(mask)
 
     def candidate_rows(self, masks: np.ndarray, views: Sequence[PublicView | None]) -> np.ndarray | None:
         """The candidate feature rows (:mod:`agents.candidates`) of the decisions that

@@ -102,6 +102,9 @@ class TrainSection:
     """Seeds everything: initial weights, deals, seats, opponents, action sampling, minibatch order (0 to 2**63-1)."""
     updates: int = 250
     """PPO updates to run: the training budget (each collects rollout.decisions decisions first)."""
+    minutes: float = 0.0
+    """Wall-clock budget of this process in minutes (0: none): the update that ends past it is the last one (it is
+    evaluated and checkpointed like the end of train.updates). A resumed run gets the budget afresh."""
     runs_dir: str = "runs"
     """Folder that holds the run folders (git-ignored)."""
     checkpoint_every: int = 25
@@ -220,6 +223,14 @@ class PPOSection:
     """Normalise advantages within each minibatch."""
     target_kl: float = 0.0
     """Stop an update's epochs early when the mean approximate KL of an epoch exceeds this (0: never)."""
+    magnet_coef: float = 0.0
+    """Magnetic mirror descent (training.magnet): weight of the reverse KL(policy || magnet) added to the loss, with
+    the magnet a frozen copy of the policy (0: off, plain PPO). For equilibrium learning in self-play; see
+    configs/toy_stud_mmd.toml."""
+    magnet_every: int = 10
+    """magnet_coef > 0 only: move the magnet toward the current policy every this many updates."""
+    magnet_step: float = 1.0
+    """magnet_coef > 0 only: how far each move goes, in parameter space (1: the magnet becomes a copy of the policy)."""
 
 
 @dataclass
@@ -256,6 +267,9 @@ class EvalSection:
     """How the learner plays in evaluations: greedy (the most likely legal action), sampled, or both."""
     tables: int = 64
     """Hands played together in an evaluation (the learner's batch size)."""
+    nash_conv: bool = True
+    """Heads-up toy stud only: also log the policy's exact NashConv (eval/nash_conv, antes; evaluation.toy_policy).
+    The first one replays every information set once (about 350k replays on the default toy: a few minutes)."""
 
 
 @dataclass
@@ -441,6 +455,7 @@ def validate(config: Config) -> None:
         ("train.updates", t.updates >= 1, ">= 1"),
         ("train.checkpoint_every", t.checkpoint_every >= 1, ">= 1"),
         ("train.threads", t.threads >= 1, ">= 1"),
+        ("train.minutes", t.minutes >= 0 and math.isfinite(t.minutes), ">= 0 (0: no time limit)"),
         ("train.name", bool(t.name) and "/" not in t.name and "__" not in t.name, "non-empty, no '/' or '__'"),
         ("env.num_players", config.env.num_players >= 2, ">= 2"),
         (
@@ -496,6 +511,9 @@ def validate(config: Config) -> None:
         ("ppo.vf_coef", p.vf_coef >= 0, ">= 0"),
         ("ppo.max_grad_norm", p.max_grad_norm > 0, "> 0"),
         ("ppo.target_kl", p.target_kl >= 0, ">= 0 (0: off)"),
+        ("ppo.magnet_coef", p.magnet_coef >= 0 and math.isfinite(p.magnet_coef), ">= 0 (0: off)"),
+        ("ppo.magnet_every", p.magnet_every >= 1, ">= 1"),
+        ("ppo.magnet_step", 0 < p.magnet_step <= 1, "in (0, 1]"),
         ("pool.capacity", pool.capacity >= 1, ">= 1"),
         ("pool.snapshot_every", pool.snapshot_every >= 1, ">= 1"),
         ("pool.rule", pool.rule in SAMPLING_RULES, f"one of {', '.join(SAMPLING_RULES)}"),

@@ -20,6 +20,8 @@ and early stop of the epoch loop when the approximate KL divergence passes
   while returns grow as the policy gets more aggressive.
 * **Huber value loss** (``value_loss = "huber"``): a few huge pots no longer dominate
   the value fit.
+* An optional **magnet** (``magnet_coef > 0``): ``+ magnet_coef * KL(pi || magnet)``,
+  magnetic mirror descent for equilibrium learning (:mod:`training.magnet`).
 * A **learning-rate floor** (:func:`linear_schedule`): the rate anneals to
   ``lr_floor * lr``, not to 0, so the end of a run still learns.
 """
@@ -34,6 +36,7 @@ from torch.nn import functional
 
 from agents.nets import PolicyNet, entropy, log_probs
 from training.episodes import Batch
+from training.magnet import Magnet, magnet_kl
 
 VALUE_LOSSES = ("mse", "huber")
 VALUE_NORM_RATE = 0.1  # weight of each update's returns in the running mean and second moment
@@ -56,6 +59,7 @@ class PPOSettings:
     target_kl: float = 0.0  # 0: no early stop
     value_loss: str = "huber"
     value_norm: bool = True
+    magnet_coef: float = 0.0  # 0: plain PPO; > 0: + magnet_coef * KL(pi || magnet) (training.magnet)
 
 
 def linear_schedule(lr: float, update: int, total: int, anneal: bool, floor: float = 0.0) -> float:
@@ -100,9 +104,14 @@ def ppo_update(
     batch: Batch,
     settings: PPOSettings,
     rng: np.random.Generator,
+    *,
+    magnet: Magnet | None = None,
 ) -> dict[str, float]:
     """Run the epochs of minibatch updates; returns the loss statistics (means over
-    the minibatches that ran, the KL and clip fraction of the last epoch)."""
+    the minibatches that ran, the KL and clip fraction of the last epoch). With
+    ``settings.magnet_coef > 0`` the ``magnet`` is required (magnetic mirror descent)."""
+    if settings.magnet_coef > 0 and magnet is None:
+        raise ValueError("ppo.magnet_coef > 0 needs a magnet network (training.magnet.Magnet)")
     if settings.value_norm:
         update_value_norm(net, batch.returns)
     data = _tensors(batch, net)
@@ -117,7 +126,7 @@ def ppo_update(
         order = torch.from_numpy(rng.permutation(n))
         for start in range(0, n, settings.minibatch_size):
             mb = order[start : start + settings.minibatch_size]
-            loss, parts = _minibatch_loss(net, data, mb, settings)
+            loss, parts = _minibatch_loss(net, data, mb, settings, magnet)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
             parts["grad_norm"] = torch.nn.utils.clip_grad_norm_(policy_params, settings.max_grad_norm)
@@ -157,10 +166,14 @@ def _tensors(batch: Batch, net: PolicyNet) -> dict[str, torch.Tensor]:
 
 
 def _minibatch_loss(
-    net: PolicyNet, data: dict[str, torch.Tensor], mb: torch.Tensor, settings: PPOSettings
+    net: PolicyNet,
+    data: dict[str, torch.Tensor],
+    mb: torch.Tensor,
+    settings: PPOSettings,
+    magnet: Magnet | None = None,
 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """The PPO loss of one minibatch (clipped surrogate on the masked policy, entropy
-    bonus, value loss) and its parts for logging."""
+    bonus, value loss, and the magnet's reverse KL when on) and its parts for logging."""
     cands = data["cands"][mb] if "cands" in data else None
     priv = data["priv"][mb] if "priv" in data else None
     logits, values = net(data["obs"][mb], cands, priv)
@@ -180,6 +193,11 @@ def _minibatch_loss(
     ent = entropy(logp_all, masks).mean()
     loss = pg_loss - settings.ent_coef * ent + settings.vf_coef * v_loss
     parts = {"policy_loss": pg_loss, "value_loss": v_loss, "entropy": ent, "approx_kl": approx_kl, "clipfrac": clipfrac}
+    if settings.magnet_coef > 0:
+        assert magnet is not None  # checked by ppo_update
+        kl = magnet_kl(logp_all, magnet.log_probs(data["obs"][mb], masks, cands), masks).mean()
+        loss = loss + settings.magnet_coef * kl
+        parts["magnet_kl"] = kl
     return loss, parts
 
 

@@ -5,12 +5,18 @@ One update (1-based index ``k``):
 1. the collector plays the tables of ``rollout.mix`` (fixed bots such as the heuristic,
    self-play, pool snapshots) until ``rollout.decisions`` learner decisions are in
    finished episodes (``training.rollout``);
-2. PPO runs its epochs over them at the learning rate of update ``k`` (``training.ppo``);
+2. PPO runs its epochs over them at the learning rate of update ``k`` (``training.ppo``;
+   with ``ppo.magnet_coef > 0`` pulled toward a magnet, ``training.magnet``);
 3. every ``pool.snapshot_every`` updates a frozen copy joins the opponent pool;
 4. every ``eval.every`` updates (and at the end) the learner plays duplicate matches
    against ``eval.opponents`` on fresh deals, greedy and sampled
    (``training.evaluation``; the final verdict is ``python -m training.verdict``);
+   on heads-up toy stud it also logs the policy's exact NashConv (``eval/nash_conv``,
+   :class:`evaluation.toy_policy.NashConvProbe`);
 5. every ``train.checkpoint_every`` updates (and at the end) checkpoints are written.
+
+The run ends after ``train.updates`` updates, or (``train.minutes``) after the update
+that ends past its wall-clock budget.
 
 After each update the trainer keeps a *boundary* state in memory: weights, optimizer,
 pool, counters and every random generator as they stand between two updates. The
@@ -48,9 +54,11 @@ from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.registry import make_raw
 from evaluation.arena import Stat, per_hands, rate_label, unit_name
+from evaluation.toy_policy import TOY_OPTIONS, NashConvProbe, env_options
 from training.collectors import make_collector
 from training.config import TABLE_KINDS, Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
 from training.episodes import CARDS
+from training.magnet import Magnet
 from training.metrics import check_opponents, describe_eval, eval_scalars, eval_seed, evaluate, rollout_scalars
 from training.pool import OpponentPool
 from training.ppo import PPOSettings, linear_schedule, ppo_update
@@ -119,6 +127,11 @@ class Trainer:
         # ray: actors with copies, sent the weights and the pool before every rollout
         self.collector = make_collector(config, self.net, self.pool, rng=self.rng, generator=self.generator)
         self.eval_bots = {spec: load(spec, seed=seed, **seat_at) for spec in config.eval.opponents}
+        ppo = config.ppo
+        self.magnet = Magnet(self.net, every=ppo.magnet_every, step=ppo.magnet_step) if ppo.magnet_coef > 0 else None
+        self.nash_conv = (
+            nash_conv_probe(env_cfg.variant, env_cfg.num_players, env_cfg.options) if config.eval.nash_conv else None
+        )
         self.counters = {
             "update": 0,
             "decisions": 0,
@@ -133,6 +146,7 @@ class Trainer:
             self.pool.add(self.net, 0)
         self.boundary = self.training_state()
         self.last_eval: dict[str, Stat] = {}
+        self.deadline: float | None = None  # time.monotonic() after which the running update is the last
 
     def _new_net(self) -> PolicyNet:
         model = self.config.model
@@ -160,6 +174,7 @@ class Trainer:
             "update_rng": copy.deepcopy(self.update_rng.bit_generator.state),
             "generator": self.generator.get_state(),
             "collector": self.collector.state(),  # the Ray actors' generators (local: empty)
+            **({"magnet": self.magnet.state_dict()} if self.magnet is not None else {}),
         }
 
     def load_training_state(self, state: dict[str, Any]) -> None:
@@ -172,6 +187,8 @@ class Trainer:
         self.update_rng.bit_generator.state = state["update_rng"]
         self.generator.set_state(state["generator"])
         self.collector.load_state(state.get("collector"), update=int(self.counters["update"]))
+        if self.magnet is not None and "magnet" in state:  # a run that turns the magnet on starts from the policy
+            self.magnet.load_state_dict(state["magnet"])
 
     def save(self, boundary: dict[str, Any]) -> Path:
         """Write ``checkpoints/latest.pt`` (resumable) and ``update_<k>.pt`` (agent only)."""
@@ -198,15 +215,18 @@ class Trainer:
             writer.add_text("config", "```toml\n" + to_toml(cfg) + "\n```", 0)
         bar = tqdm(total=cfg.train.updates, initial=start_update, disable=not cfg.train.progress, unit="update")
         saved_update = start_update
+        self.deadline = time.monotonic() + 60.0 * cfg.train.minutes if cfg.train.minutes else None
         try:
             with _sigterm_as_interrupt():
                 for update in range(start_update + 1, cfg.train.updates + 1):
-                    postfix = self._one_update(update, writer)
-                    if update % cfg.train.checkpoint_every == 0 or update == cfg.train.updates:
+                    postfix, last = self._one_update(update, writer)
+                    if update % cfg.train.checkpoint_every == 0 or last:
                         self.save(self.boundary)
                         saved_update = update
                     bar.update(1)
                     bar.set_postfix_str(postfix)
+                    if last:
+                        break
         except (KeyboardInterrupt, DivergedError) as stop:
             if int(self.boundary["counters"]["update"]) > saved_update:
                 self.save(self.boundary)
@@ -229,8 +249,10 @@ class Trainer:
             evaluation=self.last_eval,
         )
 
-    def _one_update(self, update: int, writer: SummaryWriter) -> str:
-        """Collect, update, snapshot, evaluate, log; returns the progress-bar text."""
+    def _one_update(self, update: int, writer: SummaryWriter) -> tuple[str, bool]:
+        """Collect, update, snapshot, evaluate, log; returns the progress-bar text and
+        whether this was the last update (``train.updates`` reached or ``train.minutes``
+        spent)."""
         cfg = self.config
         began = time.perf_counter()
         # one thread for small-batch inference: idle OpenMP workers spin and steal the
@@ -242,9 +264,11 @@ class Trainer:
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         update_began = time.perf_counter()
-        losses = ppo_update(self.net, self.optimizer, batch, _settings(cfg), self.update_rng)
+        losses = ppo_update(self.net, self.optimizer, batch, _settings(cfg), self.update_rng, magnet=self.magnet)
         update_seconds = time.perf_counter() - update_began
         self._check_finite(update)
+        if self.magnet is not None:
+            self.magnet.after_update(self.net, update)
         if update % cfg.pool.snapshot_every == 0:
             self.pool.add(self.net, update)
         c = self.counters
@@ -262,7 +286,8 @@ class Trainer:
         scalars["perf/collect_seconds"] = stats.seconds
         scalars["perf/update_seconds"] = update_seconds
         scalars["perf/update_decisions_per_second"] = len(batch) * cfg.ppo.epochs / max(update_seconds, 1e-9)
-        if (cfg.eval.every and update % cfg.eval.every == 0) or update == cfg.train.updates:
+        last = update == cfg.train.updates or (self.deadline is not None and time.monotonic() >= self.deadline)
+        if (cfg.eval.every and update % cfg.eval.every == 0) or last:
             torch.set_num_threads(1)
             eval_began = time.perf_counter()
             self.last_eval = evaluate(
@@ -274,6 +299,9 @@ class Trainer:
                 modes=cfg.eval.modes,
                 tables=cfg.eval.tables,
             )
+            if self.nash_conv is not None:
+                scalars["eval/nash_conv"] = self.nash_conv(self.net).nash_conv
+                tqdm.write(f"update {update}: exact NashConv {scalars['eval/nash_conv']:.4f} antes")
             c["eval_seconds"] += time.perf_counter() - eval_began
             scalars.update(eval_scalars(self.last_eval))
             scalars["perf/eval_seconds"] = float(c["eval_seconds"])
@@ -282,7 +310,7 @@ class Trainer:
         for tag, value in scalars.items():
             writer.add_scalar(tag, value, step)
         writer.flush()
-        return _postfix(scalars, self.last_eval)
+        return _postfix(scalars, self.last_eval), last
 
     def _check_finite(self, update: int) -> None:
         """Stop before a NaN or infinity reaches the pool, the boundary or a checkpoint."""
@@ -298,6 +326,19 @@ class Trainer:
             else "no checkpoint was written: start again with a smaller ppo.lr or ppo.max_grad_norm"
         )
         raise DivergedError(f"update {update} diverged: {problem}. Training stopped; {kept}")
+
+
+def nash_conv_probe(variant: str, num_players: int, options: dict[str, Any]) -> NashConvProbe | None:
+    """Heads-up toy stud is solved exactly: its evaluations also log ``eval/nash_conv``."""
+    if variant != "toy_stud" or num_players != 2:
+        return None
+    from solvers.toy import ToyParams
+
+    params = ToyParams.from_options({k: v for k, v in options.items() if k in TOY_OPTIONS})
+    if Layout.build(variant, 2, options).options != Layout.build(variant, 2, env_options(params)).options:
+        tqdm.write(f"no eval/nash_conv: the solvers do not model the options {options} (only {TOY_OPTIONS})")
+        return None
+    return NashConvProbe(params)
 
 
 def _settings(cfg: Config) -> PPOSettings:

@@ -55,7 +55,7 @@ def test_exploitability_of_uniform_prints_the_parts(capsys: pytest.CaptureFixtur
     ("argv", "message"),
     [
         (["stud", "uniform"], "game 'stud' cannot be solved exactly"),
-        (["toy_stud", "heuristic"], "unknown policy 'heuristic'"),
+        (["toy_stud", "no_such_bot"], "unknown policy 'no_such_bot'"),
         (["toy_stud", "uniform", "--option", "streets=9"], "streets=9"),
         (["toy_stud", "uniform", "--option", "colour=red"], "unknown option 'colour'"),
         (["toy_stud", "missing.npz"], "does not exist"),

@@ -25,6 +25,7 @@ from training.config import (
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 VARIANTS = list(REGISTERED)  # every registered variant ships a config
+EXTRA_CONFIGS = {"toy_stud_mmd": "toy_stud"}  # documented extra configs, by the variant they train
 
 
 def test_every_setting_has_a_docstring_and_appears_in_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,9 +52,9 @@ def test_default_toml_lists_every_setting_with_its_default_value() -> None:
     assert tomllib.loads(to_toml(Config())) == to_dict(Config())
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_each_variant_has_a_valid_documented_config(variant: str) -> None:
-    path = CONFIGS / f"{variant}.toml"
+@pytest.mark.parametrize(("name", "variant"), [*((v, v) for v in VARIANTS), *EXTRA_CONFIGS.items()])
+def test_each_variant_has_a_valid_documented_config(name: str, variant: str) -> None:
+    path = CONFIGS / f"{name}.toml"
     config = load_config(path)
     assert config.env.variant == variant
     lines = path.read_text().splitlines()
@@ -61,7 +62,7 @@ def test_each_variant_has_a_valid_documented_config(variant: str) -> None:
         if re.match(r"^\w+ = ", line):
             above = [x for x in lines[:i] if x.strip()]
             assert above and (above[-1].startswith("#") or re.match(r"^\w+ = ", above[-1])), line
-    assert sorted(p.stem for p in CONFIGS.glob("*.toml")) == sorted([*VARIANTS, "default"])
+    assert sorted(p.stem for p in CONFIGS.glob("*.toml")) == sorted([*VARIANTS, "default", *EXTRA_CONFIGS])
 
 
 def test_overrides_are_toml_values_or_bare_strings() -> None:
@@ -97,6 +98,12 @@ def test_overrides_are_toml_values_or_bare_strings() -> None:
         (["model.shared=true"], r"model\.privileged_critic = true is out of range"),
         (["pool.rule=best"], r"pool\.rule = \"best\" is out of range: it must be one of latest, uniform, weighted"),
         (["eval.deals=1"], r"eval\.deals = 1 is out of range"),
+        (["train.minutes=-1"], r"train\.minutes = -1\.0 is out of range: it must be >= 0 \(0: no time limit\)"),
+        (["ppo.magnet_coef=-0.1"], r"ppo\.magnet_coef = -0\.1 is out of range: it must be >= 0 \(0: off\)"),
+        (["ppo.magnet_coef=inf"], r"ppo\.magnet_coef = inf is out of range"),
+        (["ppo.magnet_every=0"], r"ppo\.magnet_every = 0 is out of range: it must be >= 1"),
+        (["ppo.magnet_step=0"], r"ppo\.magnet_step = 0\.0 is out of range: it must be in \(0, 1\]"),
+        (["ppo.magnet_step=1.5"], r"ppo\.magnet_step = 1\.5 is out of range"),
     ],
 )
 def test_bad_settings_are_clear_errors(overrides: list[str], message: str) -> None:
