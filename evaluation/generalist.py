@@ -45,7 +45,21 @@ from evaluation.arena import Stat, run_match
 VARIANT = "dealers_choice"
 
 
-class ForcedGame:
+class _Wrapped:
+    """A bot around another: the optional hooks go to the bot inside."""
+
+    bot: Any
+
+    def seed(self, seed: int | None) -> None:
+        if hasattr(self.bot, "seed"):
+            self.bot.seed(seed)
+
+    def reset(self) -> None:
+        if hasattr(self.bot, "reset"):
+            self.bot.reset()
+
+
+class ForcedGame(_Wrapped):
     """``bot`` with its button choice fixed to ``game``: every hand is that game."""
 
     def __init__(self, bot: Any, game: str, action_names: Sequence[str]) -> None:
@@ -58,16 +72,8 @@ class ForcedGame:
             return self.choice
         return int(self.bot.act(observation, view))
 
-    def seed(self, seed: int | None) -> None:
-        if hasattr(self.bot, "seed"):
-            self.bot.seed(seed)
 
-    def reset(self) -> None:
-        if hasattr(self.bot, "reset"):
-            self.bot.reset()
-
-
-class SpecialistSeat:
+class SpecialistSeat(_Wrapped):
     """A single-game agent seated at a dealer's choice table that deals its game: it
     gets the game's own observation (the table's vector at the game's index map), the
     game's own action mask (the table's first actions) and the game's own view."""
@@ -85,14 +91,6 @@ class SpecialistSeat:
             "action_mask": np.asarray(observation["action_mask"])[: self.actions],
         }
         return int(self.bot.act(own, game_view(view)))
-
-    def seed(self, seed: int | None) -> None:
-        if hasattr(self.bot, "seed"):
-            self.bot.seed(seed)
-
-    def reset(self) -> None:
-        if hasattr(self.bot, "reset"):
-            self.bot.reset()
 
 
 def listed_games(num_players: int, options: dict[str, Any]) -> list[str]:
