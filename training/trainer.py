@@ -48,7 +48,7 @@ from tqdm import tqdm
 from agents.candidates import candidate_slots
 from agents.checkpoint import VERSION as CHECKPOINT_VERSION
 from agents.checkpoint import net_from_checkpoint, non_finite, read_checkpoint, save_checkpoint
-from agents.features import card_groups
+from agents.features import piece_card_groups
 from agents.loading import load
 from agents.nets import PolicyNet
 from agents.neural import Layout
@@ -102,6 +102,8 @@ class Trainer:
         except ValueError as err:
             raise ConfigError(f"[env] does not describe a table: {err}") from None
         table = make_raw(env_cfg.variant, env_cfg.num_players, **env_cfg.options)
+        # read once from the table's pieces: every new network (snapshots, saves) reuses them
+        self.card_groups = piece_card_groups(table.pieces)
         self.rate = rate_label(unit_name(table), per_hands(table))
         # every opponent is loaded for this table: a checkpoint of another one fails here, not hours later
         seat_at: dict[str, Any] = {
@@ -151,7 +153,7 @@ class Trainer:
     def _new_net(self) -> PolicyNet:
         model = self.config.model
         layout = self.layout
-        groups = card_groups(layout) if model.card_features else []
+        groups = self.card_groups if model.card_features else []
         return PolicyNet(
             layout.obs_size,
             len(layout.action_names),
