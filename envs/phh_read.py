@@ -20,9 +20,10 @@ import numpy as np
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
 from envs.engine.cards import format_cards, parse, parse_card
 from envs.engine.errors import IllegalActionError
+from envs.engine.game import Game
 from envs.engine.history import HandRecord
 from envs.engine.record import dealt_of, quoted
-from envs.engine.state import Game, State
+from envs.engine.state import State
 from envs.variants import make_game
 
 PHH_VARIANTS = {"F7S": "stud", "FR": "razz", "F7S/8": "stud_hilo"}

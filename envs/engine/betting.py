@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE, SIZED_BASE
 from envs.engine.events import Event, EventKind, Verb
-from envs.engine.state import State, Step
+from envs.engine.game import Step
+from envs.engine.state import State
 
 LIMIT, POT_LIMIT, NO_LIMIT = "limit", "pot_limit", "no_limit"
 

@@ -14,8 +14,9 @@ import dataclasses
 
 from envs.engine.cards import format_cards
 from envs.engine.events import Event, Verb
+from envs.engine.game import Game
 from envs.engine.record import HandRecord, RecordError, RecordFormatError, RecordMismatchError
-from envs.engine.state import Game, State
+from envs.engine.state import State
 
 __all__ = ["HandRecord", "RecordError", "RecordFormatError", "RecordMismatchError", "hand_history"]
 

@@ -278,7 +278,7 @@ class Community(Piece):
             t.set(viewer, self, slot * 52 + e.cards[0])
 
 
-class Betting(Piece):
+class BettingPiece(Piece):
     """Pot and current betting round, in reward units (``Tracker.chips``)."""
 
     def __init__(self, raise_cap: int | None) -> None:
@@ -321,7 +321,7 @@ class Chips(Piece):
         out[:] = values
 
 
-class Street(Piece):
+class StreetPiece(Piece):
     """One-hot street (or phase) of the hand."""
 
     def __init__(self, labels: Sequence[str]) -> None:
@@ -331,7 +331,7 @@ class Street(Piece):
     def union(self, pieces: Sequence[Piece]) -> Union | None:
         """Every label of any of them once (a label names one street or phase in every
         game that has it)."""
-        members = [p for p in pieces if isinstance(p, Street)]
+        members = [p for p in pieces if isinstance(p, StreetPiece)]
         labels = _ordered_union(p.labels for p in members)
         slots = [np.array([labels.index(label) for label in p.labels], dtype=np.intp) for p in members]
         return Union(self.inert(size=len(labels), doc="one-hot: " + ", ".join(labels)), slots)
@@ -470,9 +470,9 @@ def betting_pieces(num_players: int, raise_cap: int | None, street_labels: Seque
     block per street)."""
     n = num_players
     return [
-        Betting(raise_cap),
+        BettingPiece(raise_cap),
         Chips(n),
-        Street(street_labels),
+        StreetPiece(street_labels),
         Position(n),
         InHand(n),
         History(len(street_labels), n),

@@ -24,6 +24,7 @@ import numpy as np
 
 from envs.engine.cards import format_card
 from envs.engine.errors import IllegalActionError
+from envs.engine.game import Game
 from envs.engine.record import (
     Dealt,
     HandRecord,
@@ -35,7 +36,7 @@ from envs.engine.record import (
     parse_dealt,
     quoted,
 )
-from envs.engine.state import Game, State
+from envs.engine.state import State
 
 _BIT_GENERATORS = {
     "PCG64": np.random.PCG64,

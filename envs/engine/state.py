@@ -1,7 +1,7 @@
-"""Games and states: one API for every variant.
+"""States: one API for every variant.
 
-A :class:`Game` is a variant with validated options and a player count; its
-``program`` is a tuple of steps (deal, betting round, declare, showdown...). A
+A :class:`~envs.engine.game.Game` (a variant with validated options and a player
+count, whose ``program`` is a tuple of steps) makes states. A
 :class:`State` runs the program: chance steps (shuffling, dealing) happen inside on
 a seeded ``numpy.random.Generator``, and the state stops at each decision with
 ``current_seat`` set. ``apply(action)`` checks the action against ``legal_actions()``
@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,120 +29,13 @@ import numpy as np
 from envs.engine.cards import format_card, parse_deck
 from envs.engine.errors import CardNeeded, IllegalActionError
 from envs.engine.events import Event, EventKind
-from envs.engine.options import check_int, check_seat, quoted, stacks_for
+from envs.engine.options import quoted, stacks_for
 
 if TYPE_CHECKING:
-    from envs.engine.variant import PotShare, Street, Variant
+    from envs.engine.game import Game, Step
 
 
-class Step:
-    """One stage of a hand. Subclasses override what they need.
-
-    ``start`` runs once when the step begins (chance events, forced bets); then the
-    runner asks ``actor`` for the seat to act until it returns None; ``finish`` may
-    return the index of the next step (default: the following one).
-    """
-
-    contested_only = True  # skipped once a single player is left in the hand
-
-    def start(self, st: State) -> None:
-        """Begin the step."""
-
-    def actor(self, st: State) -> int | None:
-        """Seat that must act now, or None when the step is complete."""
-        return None
-
-    def legal(self, st: State) -> list[int]:
-        """Legal actions of the acting seat."""
-        return []
-
-    def apply(self, st: State, action: int) -> None:
-        """Apply a legal action of the acting seat."""
-        raise AssertionError(f"{type(self).__name__} takes no actions")
-
-    def labels(self, st: State, actions: list[int]) -> list[str]:
-        """Display names of ``actions`` for people and logs. Indices keep their stable
-        meaning; a step may name them from the situation (Cowpie: ``split_Ah_9d``)."""
-        names = st.game.action_names
-        return [names[a] for a in actions]
-
-    def finish(self, st: State) -> int | None:
-        """Clean up; return the next step's index or None for the next one."""
-        return None
-
-
-@dataclass(kw_only=True)
-class Game:
-    """A variant, its validated options and the number of players (built by
-    :meth:`~envs.engine.variant.Variant.game`)."""
-
-    variant: Variant
-    num_players: int
-    options: Any
-    program: tuple[Step, ...]
-    unit: int  # chips per reward unit (big bet, big blind or ante)
-    action_names: tuple[str, ...]
-    deck: tuple[int, ...]  # the cards in play (52, or a toy deck), in the order a fresh deck has them
-    pot_shares: tuple[PotShare, ...]  # how each pot is shared, for bots
-    streets: tuple[Street, ...] = ()  # the dealing and betting rounds this game plays
-
-    @property
-    def num_actions(self) -> int:
-        """Size of this game's discrete action space."""
-        return len(self.action_names)
-
-    @property
-    def name(self) -> str:
-        """The variant's name."""
-        return self.variant.name
-
-    def new_state(
-        self,
-        seed: int | np.random.Generator | None = None,
-        *,
-        button: int = 0,
-        deck: Sequence[int | str] | str | None = None,
-        scripted: Sequence[int] | None = None,
-        hand: int = 0,
-    ) -> State:
-        """A fresh hand. ``deck`` stacks the deck (top card first: card ints 0..51 or
-        card strings, see :func:`~envs.engine.cards.parse_deck`); cards it leaves out
-        follow in a shuffled order.
-
-        ``scripted`` puts chance in the caller's hands (OpenSpiel's chance nodes, see
-        :class:`ScriptedDeal`): every card the hand deals, from the first, is the next
-        card of the script, taken out of the stub wherever it lies (later deals and
-        reshuffles included); once the script is used up, dealing raises
-        :class:`~envs.engine.errors.CardNeeded` naming the stub's cards. Such a hand
-        is not a shuffled deck, so its record does not replay.
-
-        ``hand`` numbers the hand at its table (0, 1, ...: the env counts them, as it
-        moves the button); only a game whose rules follow a rotation of hands reads it
-        (dealer's choice with ``choice="rotate"``), and records keep it.
-
-        Raises:
-            ValueError: a button that is not a seat, a bad deck, a script card that is
-                not in this game's deck, both ``deck`` and ``scripted``, or a ``hand``
-                that is not an int >= 0 (before the generator is used).
-        """
-        button = check_seat("button", button, self.num_players)
-        check_int("hand", hand, 0)
-        script = None if scripted is None else ScriptedDeal.checked(scripted, self.deck, stacked=deck is not None)
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        shuffle_rng_state = dict(rng.bit_generator.state)  # the deck follows from it
-        stub = _build_stub(rng, self.deck, deck)
-        st = State(self, rng, button, stub)
-        st.hand = hand
-        st.script = script
-        st.initial_deck = stub[::-1]
-        st.initial_rng_state = dict(rng.bit_generator.state)
-        st.shuffle_rng_state = shuffle_rng_state
-        st.stacked = 0 if deck is None else len(deck)
-        st.run()
-        return st
-
-
-def _build_stub(rng: np.random.Generator, cards: tuple[int, ...], deck: Sequence[int | str] | str | None) -> list[int]:
+def build_stub(rng: np.random.Generator, cards: tuple[int, ...], deck: Sequence[int | str] | str | None) -> list[int]:
     """The stub as a list whose *last* element is the top card (pop() deals): the
     game's cards shuffled, or the stacked ``deck`` first and the rest shuffled."""
     if deck is None:

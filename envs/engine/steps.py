@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from envs.engine.actions import DECLARATION_NAMES, DECLARE_LOW
 from envs.engine.cards import format_cards
 from envs.engine.events import DECLARE_VERBS, Event, EventKind
+from envs.engine.game import Step
 from envs.engine.pots import Share, divide, share_winners, side_pots
-from envs.engine.state import State, Step
+from envs.engine.state import State
 
 
 def seats_from_left_of_button(st: State) -> list[int]:

@@ -19,11 +19,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from envs.engine.game import Game, Step
+from envs.engine.observation import Piece, Tracker
 from envs.engine.options import build_options, check_button, check_int, quoted, stacks_for
 
 if TYPE_CHECKING:
-    from envs.engine.observation import Piece, Tracker
-    from envs.engine.state import Game, State, Step
+    from envs.engine.state import State
 
 DOWN, UP = False, True  # a dealt card's face
 SMALL, BIG = "small", "big"  # a limit betting round's bet size
@@ -187,8 +188,6 @@ class Variant:
     def tracker(self, game: Game, pieces: list[Piece] | None = None) -> Tracker:
         """The observation tracker of a game of this variant over ``pieces`` (default:
         ``self.pieces(game)``; pass the list you show in docs so offsets agree)."""
-        from envs.engine.observation import Tracker  # observation.py imports the state module
-
         pieces = self.pieces(game) if pieces is None else pieces
         if self.observer is not None:
             return self.observer(game, pieces)
@@ -210,9 +209,7 @@ class Variant:
         return build_options(self.options_cls, self.name, {**self.defaults, **kwargs})
 
     def game(self, num_players: int, **kwargs: Any) -> Game:
-        """A :class:`~envs.engine.state.Game` of this variant for ``num_players``."""
-        from envs.engine.state import Game  # state.py imports this module's types
-
+        """A :class:`~envs.engine.game.Game` of this variant for ``num_players``."""
         low, high = self.seats
         check_int("num_players", num_players, low, high)
         options = self.options(**kwargs)

@@ -33,8 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from envs.engine.betting import LIMIT, Betting
+from envs.engine.game import Game, Step
 from envs.engine.options import stacks_for
-from envs.engine.state import Game, Step
 from envs.variants.cowboy.rules import chip_bound
 
 INT_LIMIT = 2**31 - 1  # OpenSpiel keeps game lengths in a C int

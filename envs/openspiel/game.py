@@ -16,9 +16,10 @@ import numpy as np
 import pyspiel
 
 from envs.engine.cards import format_card
+from envs.engine.game import Game
 from envs.engine.history import hand_history
 from envs.engine.options import quoted
-from envs.engine.state import Game, State
+from envs.engine.state import State
 from envs.engine.variant import Variant
 from envs.openspiel import PREFIX
 from envs.openspiel.bounds import game_bounds

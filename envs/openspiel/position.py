@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envs.engine.errors import CardNeeded
+from envs.engine.game import Game
 from envs.engine.options import quoted
-from envs.engine.state import Game, State
+from envs.engine.state import State
 
 SEED = 0  # the engine's generator only orders a stub that scripted deals never read
 

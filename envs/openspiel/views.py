@@ -22,8 +22,9 @@ import numpy as np
 
 from envs.engine.cards import format_cards
 from envs.engine.events import Event, EventKind
+from envs.engine.game import Game
 from envs.engine.observation import describe
-from envs.engine.state import Game, State
+from envs.engine.state import State
 
 
 def visible(e: Event, seat: int) -> Event | None:

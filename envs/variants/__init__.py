@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from envs.engine.game import Game
 from envs.engine.options import quoted
 from envs.engine.record import HandRecord, RecordFormatError
 from envs.engine.replay import record_inputs, replay_record
-from envs.engine.state import Game, State
+from envs.engine.state import State
 from envs.engine.variant import Variant
 from envs.variants import chowaha, cowboy, cowpie, mixed, stud
 

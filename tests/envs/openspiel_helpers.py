@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from envs.engine.actions import CHECK_CALL
-from envs.engine.state import Game, State
+from envs.engine.game import Game
+from envs.engine.state import State
 from envs.openspiel.position import Position
 from solvers import InfoSets, PublicTree, ToyParams
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from envs.engine.events import Event
-from envs.engine.state import Game
+from envs.engine.game import Game
 
 LEAVES = (int, float, str, bool, type(None), bytes)
 

@@ -13,8 +13,7 @@ import pytest
 import envs
 from envs.aec import DealersChoiceEnv
 from envs.engine.events import EventKind
-from envs.engine.observation import Community, History, OwnCards, Tracker
-from envs.engine.observation import Street as StreetPiece
+from envs.engine.observation import Community, History, OwnCards, StreetPiece, Tracker
 from envs.engine.state import State
 from envs.registry import make_raw
 from envs.variants import get_variant

@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 
 from envs.engine.actions import BRING_IN, CHECK_CALL, RAISE, split_action
 from envs.engine.cards import parse
-from envs.engine.state import Game, State
+from envs.engine.game import Game
+from envs.engine.state import State
 from envs.variants import make_game
 from envs.variants.cowpie.rules import Split
 

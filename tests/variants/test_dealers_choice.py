@@ -9,8 +9,9 @@ import pytest
 from envs.engine.actions import BASE_NAMES, BRING_IN, CHECK_CALL, FOLD, RAISE, STAY
 from envs.engine.errors import IllegalActionError
 from envs.engine.events import EventKind, Verb
+from envs.engine.game import Game
 from envs.engine.history import HandRecord, hand_history
-from envs.engine.state import Game, State
+from envs.engine.state import State
 from envs.variants import VARIANTS, get_variant, make_game, replay
 from envs.variants.mixed import Stakes
 from envs.variants.mixed.pieces import choose_step

@@ -11,6 +11,7 @@ that build per-board card features.
 from __future__ import annotations
 
 from envs.engine.events import Event, EventKind
+from envs.engine.game import Game
 from envs.engine.observation import (
     CardBlock,
     Community,
@@ -19,7 +20,6 @@ from envs.engine.observation import (
     Tracker,
     betting_pieces,
 )
-from envs.engine.state import Game
 from envs.variants.chowaha.rules import BOARDS, LAYOUT
 
 

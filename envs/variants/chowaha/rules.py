@@ -53,6 +53,7 @@ from envs.engine.actions import BETTING_ACTIONS, HIGH, LOW, action_names, fracti
 from envs.engine.betting import LIMIT, NO_LIMIT, POT_LIMIT, BetRules, Betting
 from envs.engine.cards import NUM_CARDS, format_cards
 from envs.engine.events import Event, EventKind
+from envs.engine.game import Step
 from envs.engine.hands import NO_LOW, best_board_hands, describe_high, describe_low
 from envs.engine.options import (
     DEFAULT_STACK,
@@ -64,7 +65,7 @@ from envs.engine.options import (
     resolve_stack,
 )
 from envs.engine.pots import Share
-from envs.engine.state import State, Step
+from envs.engine.state import State
 from envs.engine.steps import Ante, Showdown, seats_from_left_of_button
 from envs.engine.variant import AFTER_BIG_BLIND, AFTER_BUTTON, BIG, SMALL, PotShare, Program, Street, Variant
 

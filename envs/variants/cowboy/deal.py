@@ -23,7 +23,8 @@ import numpy as np
 from envs.engine.actions import DRAW_BASE, FOLD, NUM_DRAWS, STAY
 from envs.engine.cards import format_cards, rank_of
 from envs.engine.events import Event, EventKind, Verb
-from envs.engine.state import State, Step
+from envs.engine.game import Step
+from envs.engine.state import State
 from envs.engine.steps import seats_from_left_of_button
 from envs.variants.cowboy.state import DealSummary  # noqa: F401 (re-exported for readers of deals)
 

@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from envs.engine.game import Game
 from envs.engine.observation import CardBlock, Piece, Position, Tracker
 from envs.engine.scaling import symlog_units
-from envs.engine.state import Game, State
+from envs.engine.state import State
 from envs.variants.cowboy.deal import DUMMY, HAND_SIZE
 from envs.variants.cowboy.state import PHASES, CowboyState, DealSummary
 

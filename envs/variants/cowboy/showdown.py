@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from envs.engine.actions import HIGH, LOW
 from envs.engine.cards import format_cards
 from envs.engine.events import Event, EventKind
+from envs.engine.game import Step
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
 from envs.engine.pots import divide, share_winners
-from envs.engine.state import State, Step
+from envs.engine.state import State
 from envs.engine.steps import seats_from_left_of_button
 from envs.variants.cowboy.deal import DUMMY, HAND_SIZE, end_game, pay_into_pot, split_evenly, take_cards, take_from_pot
 from envs.variants.cowboy.state import DealSummary, ShowdownResult

@@ -16,8 +16,8 @@ flag, so a dealt slot without the flag is a face-down card. Cowpie adds:
 from __future__ import annotations
 
 from envs.engine.events import Event, EventKind, Verb
-from envs.engine.observation import Piece, Street, Tracker
-from envs.engine.state import Game
+from envs.engine.game import Game
+from envs.engine.observation import Piece, StreetPiece, Tracker
 from envs.variants.cowpie.rules import street_labels
 from envs.variants.stud.pieces import stud_pieces
 
@@ -53,7 +53,7 @@ def cowpie_pieces(game: Game) -> list[Piece]:
     pieces: list[Piece] = []
     for piece in stud_pieces(game):
         if piece.name == "street":
-            piece = Street(street_labels(game.streets))
+            piece = StreetPiece(street_labels(game.streets))
         elif piece.name == "shown":
             pieces.append(Splits(n))
         pieces.append(piece)

@@ -35,10 +35,11 @@ from envs.engine.actions import SPLIT_ACTIONS, SPLIT_BASE, SPLIT_PAIRS, action_n
 from envs.engine.betting import Betting
 from envs.engine.cards import RANK_NAMES, RANK_PLURALS, format_card, format_cards
 from envs.engine.events import Event, EventKind, Verb
+from envs.engine.game import Step
 from envs.engine.hands import cowpie_splits, describe_high
 from envs.engine.options import check_bool, check_choice
 from envs.engine.pots import Share
-from envs.engine.state import State, Step
+from envs.engine.state import State
 from envs.engine.steps import Ante, Showdown, seats_from_left_of_button
 from envs.engine.variant import BEST_SHOWING, BIG, PotShare, Program, Street, Variant
 from envs.variants.stud.rules import StudOptions, best_showing, betting_rounds, high_share

@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from envs.engine.embedding import EmbeddingTracker, MergedLayout, merge_layouts
+from envs.engine.game import Game
 from envs.engine.observation import Piece, Tracker
-from envs.engine.state import Game
 from envs.variants.mixed.rules import ChooseGame
 
 

@@ -34,8 +34,9 @@ from typing import Any
 
 from envs.engine.actions import BASE_NAMES
 from envs.engine.events import Event, EventKind, Verb
+from envs.engine.game import Game, Step
 from envs.engine.options import DEFAULT_STACK, check_button, check_choice, check_int, quoted, resolve_stack
-from envs.engine.state import Game, State, Step
+from envs.engine.state import State
 from envs.engine.variant import PotShare, Program, Variant
 from envs.variants.mixed.stakes import Stakes, mapped_options
 

@@ -8,6 +8,7 @@ pots are declared.
 
 from __future__ import annotations
 
+from envs.engine.game import Game
 from envs.engine.observation import (
     Community,
     Declarations,
@@ -17,7 +18,6 @@ from envs.engine.observation import (
     UpCards,
     betting_pieces,
 )
-from envs.engine.state import Game
 
 
 def stud_pieces(game: Game) -> list[Piece]:

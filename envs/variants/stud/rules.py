@@ -42,6 +42,7 @@ from envs.engine.actions import DECLARE_ACTIONS, HIGH, LOW, action_names
 from envs.engine.betting import LIMIT, BetRules, Betting
 from envs.engine.cards import RANKS, SUITS
 from envs.engine.events import Event, EventKind
+from envs.engine.game import Step
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
 from envs.engine.hands.short import evaluate_short
 from envs.engine.options import (
@@ -55,7 +56,7 @@ from envs.engine.options import (
     resolve_stack,
 )
 from envs.engine.pots import Share
-from envs.engine.state import State, Step
+from envs.engine.state import State
 from envs.engine.steps import Ante, Declare, Showdown, seats_from_left_of_button
 from envs.engine.variant import BIG, BRING_IN, DOWN, UP, PotShare, Program, Street, Variant
 
