@@ -1,4 +1,4 @@
-"""Solve toy stud (RULES.md section 10) with tabular CFR and save a reference equilibrium.
+"""Solve toy stud (docs/rules.md section 10) with tabular CFR and save a reference equilibrium.
 
 Runs discounted CFR (``--scheme dcfr``, default: alpha 1.5, beta 0, gamma 2) or CFR+
 (``--scheme cfr+``, linear averaging) with alternating updates on the vectorised

@@ -36,7 +36,7 @@ players at seventh street), burned cards reused at seventh street, a street with
 than four bets and raises (PokerKit caps every street at four, heads-up too), and an
 open pair on fourth street that made a bet there a big bet. Odd chips: PokerKit gives
 a tie's odd chip to the first tied player from the seat left of the button, we give it
-by suit (RULES.md), so PokerKit's replay of a hand whose pot did not divide evenly can
+by suit (docs/rules.md), so PokerKit's replay of a hand whose pot did not divide evenly can
 differ from ``finishing_stacks`` by those chips.
 """
 

@@ -1,4 +1,4 @@
-"""Exact solving of toy stud (RULES.md section 10): pure numpy, no env or torch imports.
+"""Exact solving of toy stud (docs/rules.md section 10): pure numpy, no env or torch imports.
 
 * :mod:`solvers.toy`: the options (:class:`ToyParams`), cards, hand ranking, the betting round;
 * :mod:`solvers.tree`: the public tree as layers of up-card deals (full or suit-canonical);

@@ -1,4 +1,4 @@
-"""Toy stud (RULES.md section 10): the rules as data, the cards, hand ranking and one
+"""Toy stud (docs/rules.md section 10): the rules as data, the cards, hand ranking and one
 betting round as a small tree.
 
 The game, as this module implements it:
@@ -17,7 +17,7 @@ The game, as this module implements it:
   player may fold only when facing a bet;
 * showdown: rank-only hands without straights or flushes. With three cards that is
   three of a kind > pair > high card; with four or five cards (``streets`` 3 or 4) two
-  pair, full house and four of a kind rank as in RULES.md section 1. Hands compare by
+  pair, full house and four of a kind rank as in docs/rules.md section 1. Hands compare by
   category, then rank by rank from the top (pairs before kickers); suits never break
   ties and equal hands split the pot. Heads-up, a showdown is reached only after a
   call, so both seats put in the same chips and a split never leaves an odd chip.
@@ -62,7 +62,7 @@ def quote(value: object, limit: int = 60) -> str:
 
 @dataclass(frozen=True)
 class ToyParams:
-    """Options of ``toy_stud`` (RULES.md section 10), validated on construction.
+    """Options of ``toy_stud`` (docs/rules.md section 10), validated on construction.
 
     Ranks and suits are sets written as text; they are stored in the engine's order
     (``"AKQJ"`` becomes ``"JQKA"``) so equal games compare equal.

@@ -5,7 +5,7 @@ Each :class:`Piece` owns a slice of the flat ``float32`` vector. Most of what a 
 sees arrives as events (a card dealt, an action, a reveal), so pieces update one row
 per viewer incrementally from the engine's event log (``on_event``); quantities that
 change every step (pot, amount to call) are written when an observation is asked for
-(``dynamic``). A piece writes only what its viewer may see (RULES.md section 7): the
+(``dynamic``). A piece writes only what its viewer may see (docs/rules.md section 7): the
 tests resample every hidden card and check that no observation changes.
 
 Seats are encoded relative to the viewer: relative seat 0 is the viewer, 1 the next

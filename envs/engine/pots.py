@@ -1,6 +1,6 @@
 """Pots: side pots by contribution level, and dividing a pot among shares and ties.
 
-Every pot is divided the same way (RULES.md section 1):
+Every pot is divided the same way (docs/rules.md section 1):
 
 1. the pot is split evenly among the shares that someone can win (high and low halves,
    Cowpie's five- and two-card halves); the odd chip goes to the first share (high);

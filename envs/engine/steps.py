@@ -74,7 +74,7 @@ class Showdown(Step):
     """Award every pot: to the last player left, or by the variant's shares.
 
     ``shares`` gives the ways to win part of each pot; ``declare`` makes the players'
-    declarations decide who competes for which share (``swing_rule`` as RULES.md 3).
+    declarations decide who competes for which share (``swing_rule`` as docs/rules.md 3).
     ``describe`` names a seat's hand for a share in the history; ``no_winner`` says
     why a pot that nobody can win is chopped among its players.
     """

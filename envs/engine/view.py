@@ -1,7 +1,7 @@
 """A structured view of what one seat may know: the same public information as the
 observation vector, as plain Python values for bots that reason about cards.
 
-``public_view(state, seat)`` copies only what the seat can see (RULES.md section 7):
+``public_view(state, seat)`` copies only what the seat can see (docs/rules.md section 7):
 its own cards, face-up cards, community cards, chips, public actions, revealed
 choices, and (Cowboy) the dummy's cards while the seat chooses its draw. Others'
 face-down cards, discards and secret choices never appear; a test resamples them and

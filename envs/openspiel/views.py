@@ -7,7 +7,7 @@
   Cowboy discard, a burned card) are left out entirely, so an earlier secret choice of
   another player is never part of it. This is the player's whole history (perfect
   recall): two histories give the same string exactly when the player cannot tell
-  them apart. The visibility rule is the one of the env's views (RULES.md section 7).
+  them apart. The visibility rule is the one of the env's views (docs/rules.md section 7).
 * **Tensors**: the env's observation vector for that seat (the observation pieces of
   the variant, :class:`~envs.engine.observation.Tracker`), with the env's layout
   (``env.unwrapped.observation_table()``). It holds the betting history too, but

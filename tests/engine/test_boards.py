@@ -12,7 +12,7 @@ from envs.engine.hands import NO_LOW, best_board_hands, describe_high, describe_
 from tests.engine.helpers import random_hands
 
 LAYOUT_BOARDS = [[0, 1, 2, 9, 11], [3, 4, 5, 9, 11], [3, 4, 5, 10, 11], [6, 7, 8, 10, 11]]
-SEED_LAYOUT = {  # RULES.md section 6 / the Chowaha seed's example
+SEED_LAYOUT = {  # docs/rules.md section 6 / the Chowaha seed's example
     "top": "Ks Kd 9c",
     "middle": "7h 4s 2d",
     "bottom": "Jc Tc 3h",

@@ -113,7 +113,7 @@ def test_best_five_of_seven_uses_the_flush() -> None:
 
 
 # --------------------------------------------------------------------------- lows
-LOW_ORDER = [  # (better, worse): RULES.md section 1 and the table
+LOW_ORDER = [  # (better, worse): docs/rules.md section 1 and the table
     ("8c 5d 4h 3s 2c", "9c 7d 6h 4s 3c"),
     ("8c 5d 4h 3s Ac", "8d 5h 4s 3c 2d"),
     ("9c Td Jh Qs Kc", "2c 2d 3h 4s 5c"),

@@ -1,4 +1,4 @@
-"""Cowpie: two-card hands and the five/two split rule (RULES.md section 4)."""
+"""Cowpie: two-card hands and the five/two split rule (docs/rules.md section 4)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from envs.engine.hands import (
 )
 from tests.engine.helpers import random_hands
 
-# (five-card hand, two-card hand, five ranks higher?) - RULES.md's examples and edges.
+# (five-card hand, two-card hand, five ranks higher?) - docs/rules.md's examples and edges.
 FIVE_VS_TWO = [
     ("Kh 9d 7s 4d 2c", "As Kc", False),  # K-9-7-4-2 against A-K is illegal
     ("Kh Qd 9s 4d 2c", "Ks Jc", True),  # K-Q-9-4-2 against K-J is legal

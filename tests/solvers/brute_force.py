@@ -1,6 +1,6 @@
 """Brute force for toy stud: plain Python over every full history, for cross-checks only.
 
-Written from RULES.md section 10 without the solvers' tree, layers or tables: it deals
+Written from docs/rules.md section 10 without the solvers' tree, layers or tables: it deals
 every ordered sequence of cards, plays every betting sequence, and finds a best
 response the textbook way (per information set, the action maximising the sum over its
 histories of chance x opponent reach x value). Exponential, so only for tiny decks.

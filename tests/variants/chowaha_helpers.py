@@ -14,7 +14,7 @@ from envs.engine.cards import parse
 from envs.engine.state import State
 from envs.variants import make_game
 
-# RULES.md section 6 / the seed's example, in layout order:
+# docs/rules.md section 6 / the seed's example, in layout order:
 # top K♠K♦9♣, middle 7♥4♠2♦, bottom J♣T♣3♥, upper turn 5♣, lower turn Q♣, river 8♠
 SEED_LAYOUT = "Ks Kd 9c 7h 4s 2d Jc Tc 3h 5c Qc 8s"
 # No board holds three cards of rank eight or lower: nobody can make a low.

@@ -40,7 +40,7 @@ def test_dealing_order_and_layout_positions() -> None:
 
 
 def test_seed_example_b_wins_high_a_wins_low() -> None:
-    """RULES.md 6: A (A♣3♣) has an ace-high flush on board 4 and the wheel on board 2;
+    """docs/rules.md 6: A (A♣3♣) has an ace-high flush on board 4 and the wheel on board 2;
     B (K♥K♣) has four kings on board 1. C calls the blinds and folds on the flop."""
     c, a, b = 0, 1, 2  # button C, small blind A, big blind B
     st = new_hand(3, c, {c: "9h 9s", a: "Ac 3c", b: "Kh Kc"})

@@ -1,6 +1,6 @@
 """The Cowboy environments: no leaks over whole games, observation contents, truncation.
 
-No leaks (RULES.md section 7): play a game with random legal actions; for one viewer,
+No leaks (docs/rules.md section 7): play a game with random legal actions; for one viewer,
 relabel every card it never saw during the whole game (others' unshown hands and
 discards, the stub, the dummy unless it chose the dummy's draw) with a random
 permutation, replay the game from the relabelled deck and compare what the viewer is

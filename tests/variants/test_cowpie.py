@@ -1,4 +1,4 @@
-"""Cowpie rules (RULES.md section 4): legal splits, secrecy, and scripted showdowns with
+"""Cowpie rules (docs/rules.md section 4): legal splits, secrecy, and scripted showdowns with
 stacked decks and exact chips.
 
 Hands are written in dealt order: two down, four up, one down.
@@ -55,7 +55,7 @@ def test_seed_worked_example() -> None:
     assert state.current_seat == 0
 
 
-# (five-card hand, two-card hand, legal): RULES.md section 4's examples and edges.
+# (five-card hand, two-card hand, legal): docs/rules.md section 4's examples and edges.
 RULE_EXAMPLES = [
     ("Kh 9d 7s 4d 2c", "As Kc", False),  # K-9-7-4-2 against A-K is illegal
     ("Kh Qd 9s 4d 2c", "Ks Jc", True),  # K-Q-9-4-2 against K-J is legal

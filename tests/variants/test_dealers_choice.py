@@ -1,4 +1,4 @@
-"""Dealer's choice in the engine (RULES.md section 9): the choice, the rotation, the
+"""Dealer's choice in the engine (docs/rules.md section 9): the choice, the rotation, the
 draw, the stakes table, per-game options, the games a table deals, and every error."""
 
 from __future__ import annotations

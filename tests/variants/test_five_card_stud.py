@@ -1,4 +1,4 @@
-"""Scripted five-card stud hands with stacked decks: every rule of RULES.md section 8."""
+"""Scripted five-card stud hands with stacked decks: every rule of docs/rules.md section 8."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scripted stud hands with stacked decks: every rule of RULES.md sections 1-3."""
+"""Scripted stud hands with stacked decks: every rule of docs/rules.md sections 1-3."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scripted toy stud hands: every rule of RULES.md section 10."""
+"""Scripted toy stud hands: every rule of docs/rules.md section 10."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Hands made of exactly two hole cards and exactly three cards of one board.
 
-Chowaha (RULES.md section 6) lays out four five-card boards; Omaha uses one. A player's
+Chowaha (docs/rules.md section 6) lays out four five-card boards; Omaha uses one. A player's
 hand is two of their hole cards plus three cards of a single board; the high hand and
 the low hand may come from different boards and different hole cards.
 

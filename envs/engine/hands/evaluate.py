@@ -281,7 +281,7 @@ def low_threshold(qualifier: int) -> int:
 def evaluate_low(cards: Any, qualifier: int | None = None, *, validate: bool = True) -> Any:
     """Best ace-to-five low of each hand of 5, 6 or 7 cards; higher is better.
 
-    Aces are low, straights and flushes do not count, pairs count against (RULES.md
+    Aces are low, straights and flushes do not count, pairs count against (docs/rules.md
     section 1). With ``qualifier`` (e.g. 8) a hand that does not make an unpaired low
     of that card or better gets ``NO_LOW`` (0).
     """

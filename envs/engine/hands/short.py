@@ -1,6 +1,6 @@
 """Hands of fewer than five cards (toy stud), ranked by rank only.
 
-RULES.md section 10: three of a kind > pair > high card, compared rank by rank from the
+docs/rules.md section 10: three of a kind > pair > high card, compared rank by rank from the
 top; no straights or flushes; suits never count. With four cards two pair sits between
 trips and one pair and four of a kind above trips, as in poker. The strength is one
 int, higher is better, equal is a tie (0 is never returned: 0 means "cannot win").

@@ -1,6 +1,6 @@
 """Two-card hands and the Cowpie split of seven cards into a five-card and a two-card hand.
 
-Rules (RULES.md section 4):
+Rules (docs/rules.md section 4):
 
 * two-card hands: any pair beats any unpaired hand; pairs by rank; unpaired hands by
   the higher card, then the lower; aces high; no straights or flushes;
@@ -97,7 +97,7 @@ def two_card_strength(cards: Any) -> Any:
 
 
 def five_outranks_two(five: Sequence[int], two: Sequence[int]) -> bool:
-    """Whether a five-card hand ranks higher than a two-card hand (RULES.md section 4)."""
+    """Whether a five-card hand ranks higher than a two-card hand (docs/rules.md section 4)."""
     key5 = _five_keys(get_tables())[evaluate_high(list(five))]
     ranks = [c >> 2 for c in two]
     return bool(key5 >= _TWO_KEYS[ranks[0] * 13 + ranks[1]])

@@ -1,5 +1,5 @@
 """Chowaha (``chowaha``): two hole cards, three flops, two turns, one river, four boards.
-RULES.md sections 1 and 6.
+docs/rules.md sections 1 and 6.
 
 Rules as implemented:
 
@@ -100,7 +100,7 @@ LOW_QUALIFIER = 8
 
 @dataclass(frozen=True)
 class ChowahaOptions:
-    """Options of Chowaha (chips are integers; RULES.md sections 1 and 6).
+    """Options of Chowaha (chips are integers; docs/rules.md sections 1 and 6).
 
     Attributes:
         small_blind: posted left of the button (heads-up: by the button).

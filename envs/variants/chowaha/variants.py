@@ -1,4 +1,4 @@
-"""Chowaha as data (RULES.md section 6)."""
+"""Chowaha as data (docs/rules.md section 6)."""
 
 from __future__ import annotations
 

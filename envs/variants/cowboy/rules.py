@@ -1,5 +1,5 @@
 """Cowboy, Cowgirl and Cowpattie: five-card draw, declare, match the pot, deal after
-deal (RULES.md section 5, with section 3's declaration rules).
+deal (docs/rules.md section 5, with section 3's declaration rules).
 
 Rules as implemented (one episode is a whole game of several deals):
 
@@ -72,7 +72,7 @@ TWO_STAY_RULES = ("split", "showdown")
 
 @dataclass(frozen=True)
 class CowboyOptions:
-    """Options of the Cowboy family (RULES.md section 5); chips are integers.
+    """Options of the Cowboy family (docs/rules.md section 5); chips are integers.
 
     Attributes:
         ante: chips each player antes; also the reward unit.

@@ -1,4 +1,4 @@
-"""Cowboy, Cowgirl and Cowpattie as data (RULES.md section 5): one family, three draws."""
+"""Cowboy, Cowgirl and Cowpattie as data (docs/rules.md section 5): one family, three draws."""
 
 from __future__ import annotations
 

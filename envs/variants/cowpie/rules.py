@@ -1,5 +1,5 @@
 """Cowpie: seven-card stud high where everyone splits their seven cards into a five-card
-and a two-card hand, and each hand wins half of the pot. RULES.md section 4.
+and a two-card hand, and each hand wins half of the pot. docs/rules.md section 4.
 
 Rules as implemented:
 
@@ -56,7 +56,7 @@ STREETS = (*SEVEN_CARD_STREETS, Street(label=AFTER_SPLIT, bet=BIG, opener=BEST_S
 
 @dataclass(frozen=True)
 class CowpieOptions(StudOptions):
-    """Stud's options plus the two Cowpie house rules (RULES.md section 4).
+    """Stud's options plus the two Cowpie house rules (docs/rules.md section 4).
 
     Attributes:
         illegal_split: ``"mask"`` offers only legal splits; ``"forfeit"`` offers all
@@ -201,7 +201,7 @@ class Split(Step):
 
 
 def split_is_legal(st: State, seat: int) -> bool:
-    """Whether the seat's chosen split meets RULES.md section 4 (always, when masked)."""
+    """Whether the seat's chosen split meets docs/rules.md section 4 (always, when masked)."""
     return _tables(st)[seat].legal[_chosen(st)[seat] - SPLIT_BASE]
 
 

@@ -1,4 +1,4 @@
-"""Cowpie as data (RULES.md section 4)."""
+"""Cowpie as data (docs/rules.md section 4)."""
 
 from __future__ import annotations
 

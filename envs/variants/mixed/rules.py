@@ -1,5 +1,5 @@
 """Dealer's choice (``dealers_choice``): the deal passes round the table and the dealer
-names the game. RULES.md section 9.
+names the game. docs/rules.md section 9.
 
 Rules as implemented:
 
@@ -50,7 +50,7 @@ DEFAULT_STAKES = Stakes()  # ante 0, small bet 2, big bet 4
 
 @dataclass(frozen=True)
 class DealersChoiceOptions:
-    """Options of a dealer's choice table (RULES.md section 9).
+    """Options of a dealer's choice table (docs/rules.md section 9).
 
     Attributes:
         games: the games that may be dealt, by name, in order (None: every hand-based

@@ -1,5 +1,5 @@
 """The stakes of a dealer's choice table, and the one table that maps them onto every
-game's own options, so that a chip means the same in every game (RULES.md section 9).
+game's own options, so that a chip means the same in every game (docs/rules.md section 9).
 
 =====================================  ==============================================
 games                                  options set from the stakes

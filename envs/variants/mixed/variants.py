@@ -1,4 +1,4 @@
-"""Dealer's choice as data: a table over a catalog of games (RULES.md section 9).
+"""Dealer's choice as data: a table over a catalog of games (docs/rules.md section 9).
 
 The registry (:mod:`envs.variants`) passes every other variant it holds as the
 catalog, so a game added to the registry can be dealt at a dealer's choice table with

@@ -5,7 +5,7 @@ street deals, face up or down, its bet size and who opens it) plus a
 :class:`StudKind` (which hands win). The steps here read that data and the options
 once, when the program is built; at run time they only read the state.
 
-Rules common to the family (RULES.md sections 1-3, 8 and 10):
+Rules common to the family (docs/rules.md sections 1-3, 8 and 10):
 
 * an ante from everyone (``ante``); cards are dealt one at a time clockwise from the
   seat left of the button, street by street, to the players still in;
@@ -65,7 +65,7 @@ SWING_RULES = ("win_or_tie", "outright")
 
 @dataclass(frozen=True)
 class StudOptions:
-    """Options of the stud family (chips are integers; see RULES.md sections 1-3).
+    """Options of the stud family (chips are integers; see docs/rules.md sections 1-3).
 
     ``stack``: chips per seat (one int, or one per seat); the default is 100 big bets;
     ``None`` means unlimited chips (then, heads-up with no cap, a hand lasts as long as
@@ -114,7 +114,7 @@ MAX_CHIPS = 10**150
 
 @dataclass(frozen=True)
 class ToyOptions(StudOptions):
-    """Toy stud's options (RULES.md section 10): stud's, plus the deck and the length.
+    """Toy stud's options (docs/rules.md section 10): stud's, plus the deck and the length.
 
     Attributes:
         ranks: the ranks in the deck, e.g. ``"JQKA"`` (2 to 13 distinct of ``23456789TJQKA``).
