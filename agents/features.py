@@ -21,16 +21,11 @@ the group description stored with the network's architecture.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
 
 from envs.engine.observation import Piece
-from envs.registry import make_raw
-
-if TYPE_CHECKING:
-    from agents.neural import Layout
 
 PER_GROUP = 13 * 4 + 4  # at-least-k per rank, then suit counts
 VERSION = 1  # stored with the architecture: a checkpoint needs the features it was trained on
@@ -61,13 +56,6 @@ def piece_card_groups(pieces: Sequence[Piece]) -> list[tuple[str, list[int]]]:
         for board in boards:
             groups[f"own_{board}"] = groups["own"] + groups[board]
     return list(groups.items())
-
-
-def card_groups(layout: Layout) -> list[tuple[str, list[int]]]:
-    """:func:`piece_card_groups` of the env a layout describes (built once here; the
-    groups are then stored with the network's architecture)."""
-    env = make_raw(layout.variant, layout.num_players, **layout.env_kwargs)
-    return piece_card_groups(env.pieces)
 
 
 class CardFeatures(nn.Module):

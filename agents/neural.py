@@ -21,6 +21,7 @@ import torch
 from agents.base import Agent, Observation
 from agents.candidates import FEATURES as CANDIDATE_FEATURES
 from agents.candidates import candidate_features, needs_candidates
+from agents.features import piece_card_groups
 from agents.nets import PolicyNet, choose, log_probs
 from envs.aec import DealersChoiceEnv
 from envs.registry import make_raw
@@ -61,6 +62,11 @@ class Layout:
     obs_size: int
     pieces: tuple[tuple[str, int], ...]
     action_names: tuple[str, ...]
+
+    def card_groups(self) -> list[tuple[str, list[int]]]:
+        """The card groups (:func:`~agents.features.piece_card_groups`) of the env this
+        layout describes: built once for a new network, then stored with its architecture."""
+        return piece_card_groups(make_raw(self.variant, self.num_players, **self.env_kwargs).pieces)
 
     @classmethod
     def of_env(cls, env: DealersChoiceEnv, env_kwargs: dict[str, Any]) -> Layout:

@@ -46,7 +46,6 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents.features import card_groups
 from agents.loading import load
 from agents.nets import PolicyNet
 from agents.neural import Layout
@@ -220,7 +219,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     layout = Layout.build(args.variant, args.players, {})
     torch.manual_seed(0)
-    net = PolicyNet(layout.obs_size, len(layout.action_names), args.hidden, card_groups=card_groups(layout))
+    net = PolicyNet(layout.obs_size, len(layout.action_names), args.hidden, card_groups=layout.card_groups())
     torch.set_num_threads(1)
     print(f"{layout.describe()}; {args.tables} tables; network {args.hidden} x 2 torsos + card features")
     print("| what | decisions per second |\n|---|---:|")

@@ -15,7 +15,9 @@ ValueError: --option 'ante': expected key=value, e.g. --option ante=1
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import sys
 import textwrap
 from typing import Any
 
@@ -64,11 +66,25 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
+COMMAND = "dealers-choice"
+
+
+def prog_name(script: str) -> str:
+    """The name a command calls itself in ``--help`` and messages: ``dealers-choice
+    <command>`` when run by the console command (which sets ``sys.argv[0]`` so), else
+    the script's own name (``train.py``), as its user typed it."""
+    name = os.path.basename(sys.argv[0]) if sys.argv else ""
+    return name if name.startswith(COMMAND + " ") else script
+
+
 def script_parser(prog: str, doc: str) -> argparse.ArgumentParser:
     """A script's argument parser whose ``--help`` is its docstring (see :func:`help_texts`)."""
     description, epilog = help_texts(doc)
     return argparse.ArgumentParser(
-        prog=prog, description=description, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=prog_name(prog),
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
 

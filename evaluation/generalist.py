@@ -41,6 +41,7 @@ from envs.registry import make_raw
 from envs.variants.mixed import CHOOSE_PREFIX, index_maps
 from envs.view import PublicView
 from evaluation.arena import Stat, run_match
+from evaluation.cli import prog_name
 
 VARIANT = "dealers_choice"
 
@@ -162,7 +163,11 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog=prog_name("python -m evaluation.generalist"),
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("checkpoint", help="a dealer's choice agent (checkpoint path or pretrained:dealers_choice)")
     parser.add_argument("--deals", type=int, default=1000, help="duplicate deals per game, opponent and mode")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: fresh, in the JSON)")

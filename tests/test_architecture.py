@@ -1,4 +1,5 @@
-"""Imports run one way: engine <- variants <- env layer <- bots <- evaluation <- training.
+"""Imports run one way: engine <- variants <- env layer <- bots <- evaluation <- training
+<- commands (the ``dealers-choice`` console command) <- the checkout's thin scripts.
 
 Every import statement of every module is read from the source (module level, inside
 functions and under ``TYPE_CHECKING`` alike: a lazy import is still a dependency), and
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("envs", "agents", "evaluation", "training", "solvers")
+PACKAGES = ("envs", "agents", "evaluation", "training", "solvers", "dealers_choice")
 # (module prefix, layer name, rank): the longest matching prefix decides
 LAYERS = (
     ("envs.engine", "engine", 0),
@@ -26,6 +27,7 @@ LAYERS = (
     ("agents", "bots", 3),
     ("evaluation", "evaluation", 4),
     ("training", "training", 5),
+    ("dealers_choice", "commands", 6),
 )
 ENGINE_THIRD_PARTY = {"numpy"}
 
@@ -174,6 +176,8 @@ def _is_package_reexport(cycle: list[str]) -> bool:
         ("agents.base", "envs.engine.actions", True),
         ("training.trainer", "evaluation.arena", True),
         ("evaluation.arena", "training.rollout", False),
+        ("training.run", "dealers_choice.cli", False),
+        ("dealers_choice.cli", "training.run", True),
     ],
 )
 def test_layer_rule(importer: str, imported: str, allowed: bool) -> None:
@@ -181,3 +185,36 @@ def test_layer_rule(importer: str, imported: str, allowed: bool) -> None:
     a, b = layer_of(importer), layer_of(imported)
     assert a is not None and b is not None
     assert (b[1] <= a[1]) is allowed
+
+
+SCRIPTS = ("train.py", "evaluate.py", "play.py", "solve.py", "exploitability.py")
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_root_scripts_are_thin(script: str) -> None:
+    """A root script defines nothing: it imports one library entry point and calls it,
+    so ``python train.py`` and ``dealers-choice train`` cannot drift apart, and no
+    library module imports a script (the scripts are not installed)."""
+    tree = ast.parse((ROOT / script).read_text(encoding="utf-8"))
+    defined = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef)]
+    assert not defined, f"{script} defines {[n.name for n in defined]}: move them into the library"
+    targets = {t for t, _ in imports_of(script.removesuffix(".py"), ROOT / script)}
+    project = {t for t in targets if layer_of(t) is not None}
+    assert project and all(layer_of(t)[0] in ("evaluation", "training") for t in project), project  # type: ignore[index]
+
+
+def test_no_module_imports_a_root_script() -> None:
+    names = {s.removesuffix(".py") for s in (*SCRIPTS, "approx_exploitability.py")}
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {target}"
+        for module, path in MODULES.items()
+        for target, line in imports_of(module, path)
+        if target.split(".")[0] in names
+    ]
+    assert not found, found
+
+
+def test_the_commands_layer_is_on_top() -> None:
+    """Nothing below the command layer imports it (the check the ranks make, named)."""
+    assert layer_of("dealers_choice.cli") == ("commands", 6)
+    assert any(m.startswith("dealers_choice.") for m in MODULES), "the scan misses the command layer"

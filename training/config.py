@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from training.config_files import ConfigError, config_path, read_toml
 from training.pool import SAMPLING_RULES
-from training.ppo import VALUE_LOSSES
+from training.ppo import VALUE_LOSSES, PPOSettings
 
 # the heuristic at about half the tables (a tenth of them perturbed: tighter, looser,
 # raise-happier), snapshots, self-play and a little random and call
@@ -52,10 +53,6 @@ REPLACED = {
     "rollout.bot_fraction": "rollout.mix (each bot spec with its own weight)",
     "eval.greedy": 'eval.modes (["greedy"], ["sampled"] or both)',
 }
-
-
-class ConfigError(ValueError):
-    """A setting is unknown, of the wrong type, or out of range."""
 
 
 MAX_SEED = 2**63 - 1  # the largest TOML integer; numpy's SeedSequence refuses negative seeds
@@ -181,59 +178,6 @@ class RolloutSection:
 
 
 @dataclass
-class PPOSection:
-    """The PPO update (training.ppo)."""
-
-    lr: float = 3e-4
-    """Adam learning rate at the first update."""
-    anneal_lr: bool = True
-    """Decay the learning rate linearly over train.updates, down to ppo.lr_floor times ppo.lr."""
-    lr_floor: float = 0.2
-    """Fraction of ppo.lr left at the end of the schedule (0: anneal to 0, which freezes the end of a run)."""
-    gamma: float = 1.0
-    """Discount per decision of the same seat (rewards only arrive when the hand or game ends)."""
-    gae_lambda: float = 0.95
-    """GAE lambda over each seat's own decision sequence."""
-    reward_scale: float = 0.1
-    """Rewards are multiplied by this for GAE and the value loss, so that value errors stay near 1 when pots are
-    worth tens of units (the policy's advantages are normalised anyway)."""
-    epochs: int = 4
-    """Passes over each rollout."""
-    minibatch_size: int = 1024
-    """Decisions per gradient step."""
-    clip_coef: float = 0.2
-    """PPO ratio clipping (and value clipping when clip_vloss is on)."""
-    clip_vloss: bool = False
-    """Clip the value update around the value used when acting."""
-    ent_coef: float = 0.01
-    """Weight of the entropy bonus (of the masked policy)."""
-    vf_coef: float = 0.5
-    """Weight of the value loss."""
-    max_grad_norm: float = 0.5
-    """Gradient-norm clipping of the policy's parameters (its torso and heads)."""
-    max_value_grad_norm: float = 1.0
-    """Gradient-norm clipping of the value head's own parameters, separate so that large value gradients do not
-    scale the policy's step down."""
-    value_loss: str = "huber"
-    """Value loss: huber (delta 1 on normalised targets: a few huge pots do not dominate) or mse."""
-    value_norm: bool = True
-    """Normalise value targets by running statistics of the returns (PopArt-style: predictions are preserved when
-    the statistics move)."""
-    norm_adv: bool = True
-    """Normalise advantages within each minibatch."""
-    target_kl: float = 0.0
-    """Stop an update's epochs early when the mean approximate KL of an epoch exceeds this (0: never)."""
-    magnet_coef: float = 0.0
-    """Magnetic mirror descent (training.magnet): weight of the reverse KL(policy || magnet) added to the loss, with
-    the magnet a frozen copy of the policy (0: off, plain PPO). For equilibrium learning in self-play; see
-    configs/toy_stud_mmd.toml."""
-    magnet_every: int = 10
-    """magnet_coef > 0 only: move the magnet toward the current policy every this many updates."""
-    magnet_step: float = 1.0
-    """magnet_coef > 0 only: how far each move goes, in parameter space (1: the magnet becomes a copy of the policy)."""
-
-
-@dataclass
 class PoolSection:
     """The opponent pool of frozen snapshots (training.pool.OpponentPool)."""
 
@@ -280,7 +224,7 @@ class Config:
     env: EnvSection = field(default_factory=EnvSection)
     model: ModelSection = field(default_factory=ModelSection)
     rollout: RolloutSection = field(default_factory=RolloutSection)
-    ppo: PPOSection = field(default_factory=PPOSection)
+    ppo: PPOSettings = field(default_factory=PPOSettings)
     pool: PoolSection = field(default_factory=PoolSection)
     eval: EvalSection = field(default_factory=EvalSection)
 
@@ -414,7 +358,7 @@ def load_config(
     """Defaults (or ``base``), then the TOML file, then the ``--set`` overrides; validated."""
     config = base if base is not None else Config()
     if path is not None:
-        path = Path(path)
+        path = config_path(path)
         config = apply_dict(config, read_toml(path), str(path))
     else:
         config = apply_dict(config, {}, "defaults")
@@ -423,26 +367,6 @@ def load_config(
         set_value(config, section, key, value, f"--set {text}")
     validate(config)
     return config
-
-
-def read_toml(path: Path) -> dict[str, Any]:
-    """A config file's TOML document; anything unreadable is a ConfigError saying why."""
-    shown_path = repr(str(path)[:200])
-    if path.is_dir():
-        raise ConfigError(f"--config {shown_path} is a folder; give a TOML file (see configs/)")
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"no config file at {shown_path} (see configs/)") from None
-    except UnicodeDecodeError as err:
-        raise ConfigError(
-            f"{shown_path} is not a UTF-8 text file (byte {err.object[err.start]:#04x} at offset {err.start}); "
-            "a config is TOML text (see configs/)"
-        ) from None
-    except OSError as err:
-        raise ConfigError(f"cannot read config file {shown_path}: {err.strerror or err}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: not valid TOML: {err}") from None
 
 
 # ------------------------------------------------------------ validation

@@ -43,23 +43,58 @@ VALUE_NORM_RATE = 0.1  # weight of each update's returns in the running mean and
 VALUE_NORM_MIN_STD = 1e-2
 
 
-@dataclass(frozen=True)
+@dataclass
 class PPOSettings:
-    """The knobs of one update (``train.py``'s ``[ppo]`` section documents each)."""
+    """The PPO update (training.ppo): the [ppo] config section and ppo_update's argument."""
 
+    lr: float = 3e-4
+    """Adam learning rate at the first update."""
+    anneal_lr: bool = True
+    """Decay the learning rate linearly over train.updates, down to ppo.lr_floor times ppo.lr."""
+    lr_floor: float = 0.2
+    """Fraction of ppo.lr left at the end of the schedule (0: anneal to 0, which freezes the end of a run)."""
+    gamma: float = 1.0
+    """Discount per decision of the same seat (rewards only arrive when the hand or game ends)."""
+    gae_lambda: float = 0.95
+    """GAE lambda over each seat's own decision sequence."""
+    reward_scale: float = 0.1
+    """Rewards are multiplied by this for GAE and the value loss, so that value errors stay near 1 when pots are
+    worth tens of units (the policy's advantages are normalised anyway)."""
     epochs: int = 4
+    """Passes over each rollout."""
     minibatch_size: int = 1024
+    """Decisions per gradient step."""
     clip_coef: float = 0.2
+    """PPO ratio clipping (and value clipping when clip_vloss is on)."""
     clip_vloss: bool = False
+    """Clip the value update around the value used when acting."""
     ent_coef: float = 0.01
+    """Weight of the entropy bonus (of the masked policy)."""
     vf_coef: float = 0.5
+    """Weight of the value loss."""
     max_grad_norm: float = 0.5
+    """Gradient-norm clipping of the policy's parameters (its torso and heads)."""
     max_value_grad_norm: float = 1.0
-    norm_adv: bool = True
-    target_kl: float = 0.0  # 0: no early stop
+    """Gradient-norm clipping of the value head's own parameters, separate so that large value gradients do not
+    scale the policy's step down."""
     value_loss: str = "huber"
+    """Value loss: huber (delta 1 on normalised targets: a few huge pots do not dominate) or mse."""
     value_norm: bool = True
-    magnet_coef: float = 0.0  # 0: plain PPO; > 0: + magnet_coef * KL(pi || magnet) (training.magnet)
+    """Normalise value targets by running statistics of the returns (PopArt-style: predictions are preserved when
+    the statistics move)."""
+    norm_adv: bool = True
+    """Normalise advantages within each minibatch."""
+    target_kl: float = 0.0
+    """Stop an update's epochs early when the mean approximate KL of an epoch exceeds this (0: never)."""
+    magnet_coef: float = 0.0
+    """Magnetic mirror descent (training.magnet): weight of the reverse KL(policy || magnet) added to the loss, with
+    the magnet a frozen copy of the policy (0: off, plain PPO). For equilibrium learning in self-play; see
+    configs/toy_stud_mmd.toml."""
+    magnet_every: int = 10
+    """magnet_coef > 0 only: move the magnet toward the current policy every this many updates."""
+    magnet_step: float = 1.0
+    """magnet_coef > 0 only: how far each move goes, in parameter space (1: the magnet becomes a copy of the policy)."""
+
 
 
 def linear_schedule(lr: float, update: int, total: int, anneal: bool, floor: float = 0.0) -> float:

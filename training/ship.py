@@ -26,6 +26,7 @@ from typing import Any
 
 from agents.checkpoint import net_from_checkpoint, read_checkpoint, save_checkpoint
 from agents.loading import PRETRAINED_DIR
+from evaluation.cli import prog_name
 from training.config import from_dict, to_toml
 
 MAX_BYTES = 3 * 1024 * 1024
@@ -71,7 +72,9 @@ def ship(run_dir: Path, dest: Path = PRETRAINED_DIR, checkpoint: str = "latest.p
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.ship", description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog=prog_name("python -m training.ship"), description=(__doc__ or "").split("\n\n")[0]
+    )
     parser.add_argument("run", type=Path, help="the run folder")
     parser.add_argument("--dest", type=Path, default=PRETRAINED_DIR, help="where shipped agents live")
     parser.add_argument("--checkpoint", default="latest.pt", help="which checkpoint of the run (default latest.pt)")

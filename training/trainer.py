@@ -30,7 +30,6 @@ same way, with :class:`DivergedError`: the checkpoint keeps the last finite stat
 from __future__ import annotations
 
 import copy
-import dataclasses
 import signal
 import threading
 import time
@@ -61,7 +60,7 @@ from training.episodes import CARDS
 from training.magnet import Magnet
 from training.metrics import check_opponents, describe_eval, eval_scalars, eval_seed, evaluate, rollout_scalars
 from training.pool import OpponentPool
-from training.ppo import PPOSettings, linear_schedule, ppo_update
+from training.ppo import linear_schedule, ppo_update
 
 LATEST = "latest.pt"
 
@@ -266,7 +265,7 @@ class Trainer:
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         update_began = time.perf_counter()
-        losses = ppo_update(self.net, self.optimizer, batch, _settings(cfg), self.update_rng, magnet=self.magnet)
+        losses = ppo_update(self.net, self.optimizer, batch, cfg.ppo, self.update_rng, magnet=self.magnet)
         update_seconds = time.perf_counter() - update_began
         self._check_finite(update)
         if self.magnet is not None:
@@ -341,11 +340,6 @@ def nash_conv_probe(variant: str, num_players: int, options: dict[str, Any]) -> 
         tqdm.write(f"no eval/nash_conv: the solvers do not model the options {options} (only {TOY_OPTIONS})")
         return None
     return NashConvProbe(params)
-
-
-def _settings(cfg: Config) -> PPOSettings:
-    """The update's knobs, taken by name from the ``[ppo]`` section (which documents them)."""
-    return PPOSettings(**{f.name: getattr(cfg.ppo, f.name) for f in dataclasses.fields(PPOSettings)})
 
 
 def _postfix(scalars: dict[str, float], last_eval: dict[str, Stat]) -> str:

@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from evaluation.cli import prog_name
+
 CHUNK = 250  # deals per job: the unit of parallel work and of seeding
 DEFAULT_DEALS = 5000
 DEFAULT_GAMES = 1000  # Cowboy family: whole games
@@ -194,7 +196,7 @@ def describe(summary: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m training.verdict",
+        prog=prog_name("python -m training.verdict"),
         description=(__doc__ or "").split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -21,7 +21,6 @@ from agents.checkpoint import (
     remove_temporaries,
     save_checkpoint,
 )
-from agents.features import card_groups
 from agents.nets import PolicyNet
 from agents.neural import Layout, LayoutError, NeuralAgent
 from envs.policy import BotError
@@ -30,7 +29,7 @@ from envs.registry import make_raw
 
 def small_net(layout: Layout, seed: int = 0) -> PolicyNet:
     torch.manual_seed(seed)
-    return PolicyNet(layout.obs_size, len(layout.action_names), [16], card_groups=card_groups(layout))
+    return PolicyNet(layout.obs_size, len(layout.action_names), [16], card_groups=layout.card_groups())
 
 
 @pytest.fixture
@@ -284,7 +283,7 @@ def test_half_precision_acting_only_checkpoints_are_small_and_play_the_same(tmp_
         layout.obs_size,
         len(layout.action_names),
         [256, 256],
-        card_groups=card_groups(layout),
+        card_groups=layout.card_groups(),
         candidates=(4, 28),
         privileged=52,
     )

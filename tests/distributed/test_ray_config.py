@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import train
+import training.run as train
 from tests.train.test_train import tiny
 from training.config import ConfigError, load_config
 from training.episodes import Batch

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import evaluate
+import evaluation.head_to_head as evaluate
 from tests.distributed.conftest import NEEDS_RAY
 
 pytest.importorskip("ray", reason=NEEDS_RAY)

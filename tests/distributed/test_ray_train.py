@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import torch
 
-import train
+import training.run as train
 from agents.checkpoint import read_checkpoint
 from tests.distributed.conftest import NEEDS_RAY
 from tests.train.test_train import only_run, scalars, tiny, training_state

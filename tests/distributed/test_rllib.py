@@ -11,8 +11,8 @@ import pytest
 import torch
 
 import agents
-import evaluate
 import evaluation
+import evaluation.head_to_head as evaluate
 from agents.nets import log_probs
 from agents.rllib_agent import MODULES
 from envs.rllib import MASK_KEY, OBS_KEY, RLlibAdapter

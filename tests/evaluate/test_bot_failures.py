@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import evaluate
+import evaluation.head_to_head as evaluate
 from agents.loading import load
 from envs.engine.errors import IllegalActionError
 from envs.policy import BotActionError, BotError, checked_action, quoted

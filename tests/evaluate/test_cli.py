@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-import evaluate
+import evaluation.head_to_head as evaluate
 from agents.base import Agent, CallingStation
 from envs.engine.history import HandRecord
 from envs.variants import replay
@@ -295,7 +295,7 @@ def test_an_interrupted_evaluate_py_keeps_the_previous_files(
     """Ctrl-C reaches the whole process group (the workers too), as in a terminal."""
     out, before = _copy(previous_run, tmp_path)
     argv = [*BASE, "-n", "1000000", "-w", workers, "--histories", "--out", str(out)]
-    root = Path(evaluate.__file__).parent
+    root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen(
         [sys.executable, "evaluate.py", *argv], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         start_new_session=True,

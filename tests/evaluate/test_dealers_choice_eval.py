@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import evaluate
 import evaluation
-import play
+import evaluation.head_to_head as evaluate
+import evaluation.play as play
 from envs.registry import make_raw
 from evaluation.cli import parse_options
 from evaluation.mix import choice_actions, choice_frequencies, choice_rows, decision_mix, summarize, total

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import evaluate
+import evaluation.head_to_head as evaluate
 from evaluation.arena import mean_ci
 from evaluation.student_t import t_quantile
 

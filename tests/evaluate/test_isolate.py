@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import evaluate
+import evaluation.head_to_head as evaluate
 from evaluation.arena import run_match
 from evaluation.isolate import IsolatedBot
 

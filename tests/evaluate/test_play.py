@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import play
+import evaluation.play as play
 from agents.human import Option, match_answer
 
 
@@ -260,7 +260,7 @@ def _read_until(proc: subprocess.Popen[bytes], text: bytes, timeout: float = 60)
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_play_py_interrupted_by_sigint_exits_130_with_the_summary() -> None:
-    root = Path(play.__file__).parent
+    root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen(
         [sys.executable, "play.py", "stud", "--seed", "2"],
         cwd=root,

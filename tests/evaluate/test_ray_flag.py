@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-import evaluate
+import evaluation.head_to_head as evaluate
 from evaluation import ray_runner, runner
 from evaluation.ray_cluster import SINGLE_MACHINE, check_address, ray_session
 from evaluation.runner import MatchSpec

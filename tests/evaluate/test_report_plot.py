@@ -9,7 +9,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import pytest
 
-import evaluate
+import evaluation.head_to_head as evaluate
 from evaluation.report import bot_order, plot_figure, write_plot
 
 

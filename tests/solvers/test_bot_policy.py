@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-import exploitability
-import train
+import training.exploitability as exploitability
+import training.run as train
 from agents import load
 from agents.base import Agent, RandomAgent
 from agents.nets import log_probs

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import exploitability
-import solve
+import training.exploitability as exploitability
+import training.solve as solve
 
 TINY = ["--option", "ranks=QKA", "--option", "suits=cd", "--option", "streets=1"]
 

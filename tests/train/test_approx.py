@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import exploitability
-import train
+import training.exploitability as exploitability
+import training.run as train
 from agents.checkpoint import read_checkpoint
 from tests.train.test_train import scalars, tiny
 

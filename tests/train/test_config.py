@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import train
+import training.run as train
 from envs.variants import VARIANTS as REGISTERED
 from training.config import (
     SECTIONS,

@@ -16,7 +16,6 @@ import agents
 import evaluation
 from agents.base import CallingStation
 from agents.checkpoint import save_checkpoint
-from agents.features import card_groups
 from agents.nets import PolicyNet
 from agents.neural import Layout, NeuralAgent
 from training import verdict
@@ -36,7 +35,7 @@ def one_torch_thread() -> Iterator[None]:
 def net_for(variant: str, n: int, seed: int = 0) -> tuple[PolicyNet, Layout]:
     layout = Layout.build(variant, n, {})
     torch.manual_seed(seed)
-    net = PolicyNet(layout.obs_size, len(layout.action_names), [32], card_groups=card_groups(layout))
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [32], card_groups=layout.card_groups())
     return net, layout
 
 

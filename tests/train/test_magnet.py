@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-import exploitability
-import train
+import training.exploitability as exploitability
+import training.run as train
 from agents.nets import PolicyNet, log_probs
 from tests.train.test_ppo import ACTIONS, OBS, make_batch
 from tests.train.test_train import interrupt_on_collect, only_run, scalars, tiny, training_state

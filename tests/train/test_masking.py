@@ -10,7 +10,6 @@ import pytest
 import torch
 
 import evaluation
-from agents.features import card_groups
 from agents.nets import MASKED_LOGIT, PolicyNet, choose, entropy, log_probs, masked_logits
 from agents.neural import Layout, NeuralAgent
 from tests.envs.cases import OPTIONS
@@ -72,7 +71,7 @@ def test_network_agent_plays_only_legal_actions(variant: str, n: int) -> None:
     options = dict(OPTIONS[variant][1]) if variant.startswith("cow") else {}
     layout = Layout.build(variant, n, options)
     torch.manual_seed(0)
-    net = PolicyNet(layout.obs_size, len(layout.action_names), [32], card_groups=card_groups(layout))
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [32], card_groups=layout.card_groups())
     for greedy in (False, True):
         bot = NeuralAgent(net, layout, greedy=greedy, seed=1)
         # the env raises IllegalActionError on any illegal action, so finishing is the check

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import envs
-from agents.features import PER_GROUP, CardFeatures, card_groups
+from agents.features import PER_GROUP, CardFeatures
 from agents.neural import Layout
 from envs.engine.actions import (
     BRING_IN,
@@ -108,7 +108,7 @@ def test_card_features_count_ranks_and_suits_of_each_group() -> None:
     env = envs.make_raw("stud", 2)
     env.reset(options={"deck": "As Kd Ah Jc 2c 3d", "button": 0})  # player_0: Kd Jc + 3d up; player_1: As Ah + 2c up
     layout = Layout.of_env(env, {})
-    groups = card_groups(layout)
+    groups = layout.card_groups()
     assert [g for g, _ in groups] == ["own", "up_1", "board", "own_board"]
     features = CardFeatures(layout.obs_size, groups)
     obs = torch.from_numpy(np.stack([env.observe("player_1")["observation"], env.observe("player_0")["observation"]]))
@@ -130,7 +130,7 @@ def test_chowaha_card_features_count_each_board_apart() -> None:
     from envs.variants.chowaha import BOARDS, LAYOUT
 
     layout = Layout.build("chowaha", 2, {})
-    groups = dict(card_groups(layout))
+    groups = dict(layout.card_groups())
     boards = [f"board_{k}" for k in range(1, 5)]
     assert sorted(groups) == sorted(["own", *boards, *(f"own_{b}" for b in boards)])  # no 12-card "board"
     assert all(len(groups[b]) == 5 and len(groups[f"own_{b}"]) == 6 for b in boards)

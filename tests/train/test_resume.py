@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 import torch
 
-import train
+import training.run as train
 from agents.checkpoint import read_checkpoint, save_checkpoint
-from agents.features import card_groups
 from agents.nets import PolicyNet
 from agents.neural import Layout
 from tests.train.test_train import only_run, scalars, tiny
@@ -193,7 +192,7 @@ def test_resume_may_change_budget_training_settings_and_the_button(tmp_path: Pat
 # -------------------------------------------------------------- opponents
 def checkpoint_for(tmp_path: Path, variant: str, num_players: int = 2) -> Path:
     layout = Layout.build(variant, num_players, {})
-    net = PolicyNet(layout.obs_size, len(layout.action_names), [8], card_groups=card_groups(layout))
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [8], card_groups=layout.card_groups())
     return save_checkpoint(tmp_path / f"{variant}{num_players}.pt", net=net, layout=layout, step={}, config={})
 
 

@@ -13,11 +13,10 @@ import torch
 
 import agents
 import evaluation
-import train
+import training.run as train
 from agents import loading
 from agents.candidates import candidate_slots
 from agents.checkpoint import save_checkpoint
-from agents.features import card_groups
 from agents.nets import PolicyNet
 from agents.neural import Layout, NeuralAgent
 from training import ship
@@ -76,7 +75,7 @@ def test_default_networks_of_every_variant_ship_under_three_megabytes(tmp_path: 
             layout.obs_size,
             len(layout.action_names),
             config.model.hidden,
-            card_groups=card_groups(layout),
+            card_groups=layout.card_groups(),
             candidates=candidate_slots(len(layout.action_names)),
             privileged=CARDS * (n - 1),
         )

@@ -15,7 +15,7 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 
 import agents
 import evaluation
-import train
+import training.run as train
 from agents.checkpoint import read_checkpoint
 from agents.neural import NeuralAgent
 from envs.variants import VARIANTS as REGISTERED

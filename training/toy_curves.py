@@ -2,7 +2,7 @@
 
 Usage::
 
-    python tools/plot_toy_curves.py --run "PPO self-play=RUN_DIR" --run "PPO + magnet=RUN_DIR" \\
+    dealers-choice toy-curves --run "PPO self-play=RUN_DIR" --run "PPO + magnet=RUN_DIR" \\
         --cfr "CFR+=SOLVE_LOG_DIR" --title "toy stud QKA x cdh" --out docs/toy_curves.png
 
 Each ``--run`` is a ``train.py`` run folder (its TensorBoard ``eval/nash_conv`` against
@@ -20,6 +20,8 @@ import csv
 from pathlib import Path
 
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+from evaluation.cli import prog_name
 
 Curve = list[tuple[float, float, float]]  # (learner decisions or iteration, seconds, NashConv)
 
@@ -51,7 +53,9 @@ def labelled(items: list[str]) -> list[tuple[str, Path]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog=prog_name("toy-curves"), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--run", action="append", default=[], metavar="LABEL=RUN_DIR")
     p.add_argument("--cfr", action="append", default=[], metavar="LABEL=SOLVE_LOG_DIR")
     p.add_argument("--title", default="toy stud: exact NashConv")

@@ -12,7 +12,7 @@ the run's own.
 ``--plot FILE`` also draws every run's evaluation curves (result against each bot,
 greedy and sampled, with its 95% band, over learner decisions) into one PNG.
 
-Usage: ``python tools/train_table.py [--runs runs] [--plot docs/training.png] [variant ...]``.
+Usage: ``dealers-choice train-table [--runs runs] [--plot docs/training.png] [variant ...]``.
 """
 
 from __future__ import annotations
@@ -23,11 +23,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from envs.variants import VARIANTS as REGISTRY  # noqa: E402 (after the path insert)
-from envs.variants import get_variant  # noqa: E402
+from envs.variants import VARIANTS as REGISTRY
+from envs.variants import get_variant
+from evaluation.cli import prog_name
 
 VARIANTS = list(REGISTRY)
 UNITS = {
@@ -156,9 +154,9 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog=prog_name("train-table"), description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="*", default=VARIANTS, help="variants to list (default: all)")
-    parser.add_argument("--runs", type=Path, default=ROOT / "runs", help="folder holding the run folders")
+    parser.add_argument("--runs", type=Path, default=Path("runs"), help="folder holding the run folders")
     parser.add_argument("--plot", type=Path, help="also write the evaluation curves to this PNG")
     args = parser.parse_args(argv)
     found: dict[str, Path] = {}

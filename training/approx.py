@@ -5,7 +5,7 @@ game too large for an exact best response, a lower bound on exploitability is wh
 *learned* best responder wins against the frozen policy (Timbers et al. 2022,
 "Approximate exploitability: learning a best response"):
 
-1. this project's PPO trainer (``train.main``) learns against the policy alone:
+1. this project's PPO trainer (``training.run.main``) learns against the policy alone:
    ``rollout.mix = {<spec> = 1.0}`` (the frozen bot fills every other seat; with three
    or more seats the learner holds one seat), for ``M`` minutes of wall time
    (``train.minutes``), constant learning rate;
@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import train
 from envs.variants import VARIANTS
 from solvers.toy import quote
+from training import run as train_run
 from training.config import parse_override
 from training.verdict import verdict
 
@@ -87,7 +87,7 @@ def approximate(
         "ppo": {"anneal_lr": False},
         "eval": {"every": 0, "opponents": [spec], "deals": 2, "modes": ["greedy"], "nash_conv": False},
     }
-    result = train.main(config, overrides=overrides)
+    result = train_run.main(config, overrides=overrides)
     summary = verdict(result.checkpoint, deals=deals, opponents=[spec], modes=["greedy"], seed=eval_seed)
     measured = summary["results"][spec]["greedy"]
     return {
