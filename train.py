@@ -15,7 +15,7 @@ import sys
 # workers steal the core that steps the tables (set before torch is imported)
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from training.run import cli  # noqa: E402 (after the environment setting)
+from training.run import cli
 
 if __name__ == "__main__":
     sys.exit(cli())
