@@ -11,6 +11,7 @@ functions, so a script and its subcommand take the same arguments and exit the s
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -107,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     command = BY_NAME.get(args[0])
     if command is None:
-        close = [c.name for c in COMMANDS if c.name.startswith(args[0][:3])]
+        close = difflib.get_close_matches(args[0], list(BY_NAME), n=2)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         print(f"{COMMAND}: unknown command {args[0][:80]!r}{hint}\n\n{usage()}", file=sys.stderr)
         return 2
