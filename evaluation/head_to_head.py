@@ -20,12 +20,12 @@ status 1. Without ``--isolate`` such a bot stops the run with an error naming it
 
 Examples::
 
-    python evaluate.py stud call random --deals 2000
-    python evaluate.py razz random call heuristic --tournament --deals 1000 --workers 2
-    python evaluate.py cowboy call random --option match_cap=8 --players 3
-    python evaluate.py chowaha runs/ppo/agent.pt heuristic --option betting=no_limit --histories both
-    python evaluate.py stud heuristic submitted.bot:MyBot --tournament --isolate --decision-timeout 2
-    python evaluate.py stud heuristic random --deals 100000 --ray auto
+    dealers-choice evaluate stud call random --deals 2000
+    dealers-choice evaluate razz random call heuristic --tournament --deals 1000 --workers 2
+    dealers-choice evaluate cowboy call random --option match_cap=8 --players 3
+    dealers-choice evaluate chowaha runs/ppo/agent.pt heuristic --option betting=no_limit --histories both
+    dealers-choice evaluate stud heuristic submitted.bot:MyBot --tournament --isolate --decision-timeout 2
+    dealers-choice evaluate stud heuristic random --deals 100000 --ray auto
 
 ``main(argv)`` is importable and returns the report dict.
 """
@@ -364,7 +364,7 @@ def _pair_rows(p: PairSummary, names: list[str]) -> list[dict[str, Any]]:
 
 # ----------------------------------------------------------------------- CLI
 def build_parser() -> argparse.ArgumentParser:
-    """The command line (``python evaluate.py --help``)."""
+    """The command line (``dealers-choice evaluate --help``)."""
     p = script_parser("evaluate.py", __doc__ or "")
     add = p.add_argument
     add("variant", help="variant or env id: " + ", ".join(ENV_SPECS))

@@ -12,10 +12,10 @@ status 0), or Ctrl-C (exit status 130); each prints your total over the finished
 
 Examples::
 
-    python play.py stud                       # you against a calling station, heads-up
-    python play.py razz --bots random call    # three players
-    python play.py cowboy --bots heuristic heuristic --option match_cap=8
-    python play.py chowaha --bots call --option betting=no_limit --seat 1 --hands 5
+    dealers-choice play stud                       # you against a calling station, heads-up
+    dealers-choice play razz --bots random call    # three players
+    dealers-choice play cowboy --bots heuristic heuristic --option match_cap=8
+    dealers-choice play chowaha --bots call --option betting=no_limit --seat 1 --hands 5
 
 ``main(argv, stdin=..., stdout=...)`` takes any text streams (tests script a hand).
 """
@@ -176,7 +176,7 @@ def summary(table: Table) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line (``python play.py --help``)."""
+    """The command line (``dealers-choice play --help``)."""
     p = script_parser("play.py", __doc__ or "")
     p.add_argument("variant", help="variant or env id: " + ", ".join(ENV_SPECS))
     p.add_argument("--bots", nargs="+", default=["call"], help="bots in the other seats (default: call)")

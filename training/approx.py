@@ -1,6 +1,6 @@
 """Approximate exploitability of any bot on any variant: a learned best response.
 
-``python exploitability.py <variant> <spec> --approx --minutes M`` lands here. On a
+``dealers-choice exploitability <variant> <spec> --approx --minutes M`` lands here. On a
 game too large for an exact best response, a lower bound on exploitability is what a
 *learned* best responder wins against the frozen policy (Timbers et al. 2022,
 "Approximate exploitability: learning a best response"):
@@ -100,6 +100,7 @@ def approximate(
         "learner_decisions": result.decisions,
         "best_responder": str(result.checkpoint),
         "unit": summary["unit"],
+        "per": summary["per"],  # hands the unit is quoted per (1: per game)
         "mean": measured["mean"],
         "ci95": measured["ci95"],
         "low": measured["low"],
@@ -119,6 +120,8 @@ def format_report(report: dict[str, Any]) -> str:
             f"{report['minutes']} min) -> {report['best_responder']}",
             f"best responder's result (greedy, {report['deals']:,} fresh duplicate deals, seed {report['seed']}):",
             f"  {report['mean']:+.2f} ± {report['ci95']:.2f} {report['unit']}  (a lower bound on exploitability)",
+            f"  = {report['mean'] / report['per']:+.4f} ± {report['ci95'] / report['per']:.4f} "
+            f"{report['unit'].split(' per ')[0]} per {'game' if report['per'] == 1 else 'hand'}",
         ]
     )
 

@@ -8,8 +8,8 @@ Files are parsed as data with :mod:`tomllib`, never evaluated. An unknown sectio
 key, a value of the wrong type, or a value out of range is a :class:`ConfigError`
 naming the setting and what it accepts.
 
-The field docstrings are the documentation: ``python train.py --help`` prints them,
-and ``python train.py --print-config`` writes a complete, commented TOML file.
+The field docstrings are the documentation: ``dealers-choice train --help`` prints them,
+and ``dealers-choice train --print-config`` writes a complete, commented TOML file.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ class EvalSection:
     """Evaluate every this many updates and at the end (0: only at the end)."""
     deals: int = 500
     """Duplicate deals per opponent and mode (each is played once per seat lineup); the final verdict
-    (python -m training.verdict) plays 5,000."""
+    (dealers-choice verdict) plays 5,000."""
     seed: int = 2024
     """Base seed of the evaluation deals: each evaluation plays fresh deals seeded from (eval.seed, train.seed,
     update), so no evaluation replays the deals of another."""
@@ -512,10 +512,10 @@ def _key(key: str) -> str:
 
 
 HEADER = """\
-# A complete train.py config: every setting under its documentation (python train.py
+# A complete training config: every setting under its documentation (dealers-choice train
 # --help prints the same). configs/default.toml holds the defaults, which is what
-# `python train.py` runs: two-player seven-card stud, about ten minutes on two CPU
-# cores. Written by  python train.py --print-config  (add --config/--set to change it).
+# `dealers-choice train` runs: two-player seven-card stud (README: measured time).
+# Written by  dealers-choice train --print-config  (add --config/--set to change it).
 """
 
 

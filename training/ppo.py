@@ -43,9 +43,10 @@ VALUE_NORM_RATE = 0.1  # weight of each update's returns in the running mean and
 VALUE_NORM_MIN_STD = 1e-2
 
 
+# One type for the [ppo] config section (its docs are train --help's) and ppo_update's argument.
 @dataclass
 class PPOSettings:
-    """The PPO update (training.ppo): the [ppo] config section and ppo_update's argument."""
+    """The PPO update (training.ppo)."""
 
     lr: float = 3e-4
     """Adam learning rate at the first update."""

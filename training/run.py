@@ -7,15 +7,15 @@ heuristic bot, past snapshots, self-play, random and call), runs masked PPO, kee
 opponent pool of past snapshots, evaluates against fixed bots on fresh deals, and
 writes TensorBoard logs and checkpoints to ``runs/<variant>__<name>__<seed>__<time>/``::
 
-    python train.py                                   # two-player stud, about ten minutes
-    python train.py --config configs/razz.toml --set ppo.lr=1e-4 --set train.seed=3
-    python train.py --resume runs/stud__ppo__1__20250101-120000
+    dealers-choice train                                   # two-player stud, about ten minutes
+    dealers-choice train --config configs/razz.toml --set ppo.lr=1e-4 --set train.seed=3
+    dealers-choice train --resume runs/stud__ppo__1__20250101-120000
     tensorboard --logdir runs
 
 The checkpoint ``runs/<run>/checkpoints/latest.pt`` plays with
 ``agents.load("runs/<run>/checkpoints/latest.pt")`` (or ``evaluate.py``);
-``python -m training.verdict runs/<run>`` gives the final verdict (5,000 fresh
-duplicate deals) and ``python -m training.ship runs/<run>`` ships it as
+``dealers-choice verdict runs/<run>`` gives the final verdict (5,000 fresh
+duplicate deals) and ``dealers-choice ship runs/<run>`` ships it as
 ``pretrained:<variant>``.
 
 A run holds its folder's lock (``training.runlock``) from start to end: a second

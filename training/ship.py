@@ -2,14 +2,14 @@
 ``agents.load("pretrained:<variant>")`` (and ``evaluate.py``, ``play.py``, the
 Gymnasium opponents) can use it without training.
 
-    python -m training.ship runs/stud__ppo__1__20261201-120000
+    dealers-choice ship runs/stud__ppo__1__20261201-120000
 
 writes, for the run's variant,
 
 * ``agents/pretrained/<variant>.pt``: the acting policy only (no value head), float16
   weights (a few MB at most; loading turns them back into float32);
 * ``agents/pretrained/<variant>.toml``: the run's resolved config, so that
-  ``python train.py --config agents/pretrained/<variant>.toml`` reproduces it;
+  ``dealers-choice train --config agents/pretrained/<variant>.toml`` reproduces it;
 * ``agents/pretrained/<variant>.json``: where it came from (run, step counters,
   training minutes, the command) and the run's ``verdict.json`` when there is one.
 
@@ -63,7 +63,7 @@ def ship(run_dir: Path, dest: Path = PRETRAINED_DIR, checkpoint: str = "latest.p
         "run": run_dir.name,
         "step": data["step"],
         "training_minutes": round(float(counters.get("seconds", float("nan"))) / 60, 1),
-        "command": f"python train.py --config agents/pretrained/{variant}.toml",
+        "command": f"dealers-choice train --config agents/pretrained/{variant}.toml",
         "bytes": size,
         "verdict": json.loads(verdict.read_text(encoding="utf-8")) if verdict.is_file() else None,
     }
@@ -73,7 +73,7 @@ def ship(run_dir: Path, dest: Path = PRETRAINED_DIR, checkpoint: str = "latest.p
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog=prog_name("python -m training.ship"), description=(__doc__ or "").split("\n\n")[0]
+        prog=prog_name("dealers-choice ship"), description=(__doc__ or "").split("\n\n")[0]
     )
     parser.add_argument("run", type=Path, help="the run folder")
     parser.add_argument("--dest", type=Path, default=PRETRAINED_DIR, help="where shipped agents live")

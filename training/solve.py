@@ -23,10 +23,10 @@ OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1``.
 
 Examples::
 
-    python solve.py toy_stud --seconds 60
-    python solve.py toy_stud --iterations 300 --every 25 --out runs/solve/toy.npz
-    python solve.py toy_stud --option ranks=KA --option suits=cdh --scheme cfr+ --target 1e-4
-    python solve.py toy_stud --option streets=1 --iterations 50 --no-files
+    dealers-choice solve toy_stud --seconds 60
+    dealers-choice solve toy_stud --iterations 300 --every 25 --out runs/solve/toy.npz
+    dealers-choice solve toy_stud --option ranks=KA --option suits=cdh --scheme cfr+ --target 1e-4
+    dealers-choice solve toy_stud --option streets=1 --iterations 50 --no-files
 
 ``main(argv)`` is importable and returns the report (rows, final row, files written).
 """
@@ -222,7 +222,7 @@ def _config_dict(config: SolveConfig) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------- CLI
 def build_parser() -> argparse.ArgumentParser:
-    """The command line (``python solve.py --help``)."""
+    """The command line (``dealers-choice solve --help``)."""
     p = script_parser("solve.py", __doc__ or "")
     add = p.add_argument
     add("game", help="the game: " + ", ".join(GAMES))

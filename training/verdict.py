@@ -2,9 +2,9 @@
 heuristic, random and call bots (and optionally a previous agent), greedy and sampled,
 summarised in a JSON file next to the run.
 
-    python -m training.verdict runs/stud__ppo__1__20261201-120000
-    python -m training.verdict runs/<run> --previous pretrained:stud --workers 2
-    python -m training.verdict agents/pretrained/stud.pt --deals 2000 --out /tmp/stud.json
+    dealers-choice verdict runs/stud__ppo__1__20261201-120000
+    dealers-choice verdict runs/<run> --previous pretrained:stud --workers 2
+    dealers-choice verdict agents/pretrained/stud.pt --deals 2000 --out /tmp/stud.json
 
 Deals: 5,000 duplicate deals per opponent and mode by default (1,000 whole games in
 the Cowboy family, where one deal is a game of many deals), each replayed for every
@@ -163,6 +163,7 @@ def verdict(
         "options": layout.env_kwargs,
         "step": data.get("step", {}),
         "unit": rate_label(unit_name(env), per),
+        "per": per,
         "deals": deals,
         "seed": seed,
         "modes": list(modes),
@@ -196,7 +197,7 @@ def describe(summary: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog=prog_name("python -m training.verdict"),
+        prog=prog_name("dealers-choice verdict"),
         description=(__doc__ or "").split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
