@@ -39,8 +39,8 @@ def tree_packages() -> set[str]:
     return found
 
 
-def imported_modules() -> set[str]:
-    """Every project module named by an import statement anywhere in the shipped code."""
+def imported_names() -> set[str]:
+    """Every module named by an absolute import statement anywhere in the shipped code."""
     names = set()
     for top in TOP:
         for path in (ROOT / top).rglob("*.py"):
@@ -49,7 +49,20 @@ def imported_modules() -> set[str]:
                     names |= {a.name for a in node.names}
                 elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                     names.add(node.module)
-    return {n for n in names if n.split(".")[0] in TOP}
+    return names
+
+
+def imported_modules() -> set[str]:
+    """Every project module named by an import statement anywhere in the shipped code."""
+    return {n for n in imported_names() if n.split(".")[0] in TOP}
+
+
+def test_shipped_code_imports_nothing_that_stays_in_the_checkout() -> None:
+    """tests/, tools/, benchmarks/, examples/ and the root scripts are not installed."""
+    local = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")} - set(TOP)
+    local |= {p.stem for p in ROOT.glob("*.py")}
+    found = sorted(n for n in imported_names() if n.split(".")[0] in local)
+    assert not found, f"shipped modules import checkout-only code: {found}"
 
 
 def unshipped(modules: set[str], listed: set[str]) -> list[str]:
