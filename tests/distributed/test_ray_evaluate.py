@@ -63,6 +63,7 @@ def test_a_failing_bot_on_ray_fails_as_with_one_worker(local_ray: int, capsys: p
     assert "error: bot 'tests.evaluate.bots:Raises' (player_" in messages[0] and "the bot broke" in messages[0]
 
 
+@pytest.mark.slow  # a minute of Ray workers; forfeits are tested in one process in tests/evaluate/test_isolate.py
 def test_an_isolated_bot_forfeits_on_ray_and_the_tournament_plays_on(local_ray: int, tmp_path: Path) -> None:
     """--isolate on Ray workers: the failing bot forfeits both its matches, the other pair
     is played in full, exactly as in one process. (Where a forfeit is recorded is not

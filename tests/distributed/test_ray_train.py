@@ -62,6 +62,7 @@ def test_two_updates_on_two_actors_write_finite_checkpoints_and_logs(first_run: 
     assert [step for step, _ in logged["charts/updates"]][-1] == first_run.decisions
 
 
+@pytest.mark.slow  # two more Ray runs; exact resume on Ray (default run) already replays the same updates
 def test_the_same_seed_trains_the_same_weights(first_run: Any, tmp_path: Path) -> None:
     again = ray_run(tmp_path)
     a, b = training_state(first_run.checkpoint), training_state(again.checkpoint)

@@ -18,7 +18,12 @@ from tests.train.test_train import interrupt_on_collect, only_run, scalars, tiny
 from training.magnet import Magnet, magnet_kl
 from training.ppo import PPOSettings, ppo_update
 
-TOY = ("env.variant=toy_stud", "env.options={ranks = 'QKA', suits = 'cd', streets = 1}", 'eval.opponents=["random"]')
+TOY = (
+    "env.variant=toy_stud",
+    "env.options={ranks = 'QKA', suits = 'cd', streets = 1}",
+    'eval.opponents=["random"]',
+    "eval.nash_conv=true",
+)
 OPTIONS = ["--option", "ranks=QKA", "--option", "suits=cd", "--option", "streets=1"]
 
 

@@ -43,6 +43,7 @@ def tiny(tmp_path: Path, config: str | None = None, *extra: str) -> Config:
         'eval.opponents=["random"]',
         "eval.every=1",
         "eval.deals=2",
+        "eval.nash_conv=false",  # exact NashConv of toy stud: tests/train/test_magnet.py
         *extra,
     ]
     return load_config(config, overrides)

@@ -122,7 +122,7 @@ def first_leak(env: Any, seed: int) -> tuple[int, int] | None:
 
 
 @pytest.mark.parametrize("name", COW)
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=4, deadline=None)  # whole games; test_no_leak_over_many_games (slow) plays 200
 @given(data=st.data())
 def test_hidden_cards_never_reach_an_observation(name: str, data: st.DataObject) -> None:
     n = data.draw(st.sampled_from(PLAYER_RANGE[name]), label="players")
