@@ -103,6 +103,7 @@ def test_an_interrupted_ray_run_resumes_exactly(
     assert [v for _, v in scalars(run_dir)["charts/updates"]] == [1.0, 2.0, 3.0]
 
 
+@pytest.mark.slow  # another Ray resume; the default run keeps the exact one
 def test_resuming_with_another_worker_count_continues_with_a_note(
     first_run: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -128,6 +129,7 @@ def test_more_workers_than_the_cluster_has_cpus_is_refused(local_ray: int, tmp_p
     assert not (tmp_path / "runs").exists()
 
 
+@pytest.mark.slow  # another Ray resume; the default run keeps the exact one
 def test_a_local_run_resumes_on_ray_with_a_note(
     local_ray: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -51,6 +51,7 @@ def test_the_checkpoint_plays_in_evaluate_as_the_example_prints(trained: Summary
     assert {k: v for k, v in again.items() if k != "run"} == {k: v for k, v in report.items() if k != "run"}
 
 
+@pytest.mark.slow  # a second Ray worker pool; the checkpoint as a bot is tested in one process
 def test_the_checkpoint_on_ray_workers_equals_one_worker(trained: Summary) -> None:
     argv = ["stud", str(trained.checkpoint), "call", "-n", "6", "--seed", "1", "-q", "--no-files"]
     on_ray, one = evaluate.main([*argv, "--ray"]), evaluate.main([*argv, "-w", "1"])

@@ -39,7 +39,7 @@ def shipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_shipped_agent_loads_by_name_and_plays(shipped: Path) -> None:
     assert loading.pretrained_names() == ["stud"]
     info = json.loads((shipped / "stud.json").read_text())
-    assert info["command"] == "python train.py --config agents/pretrained/stud.toml"
+    assert info["command"] == "dealers-choice train --config agents/pretrained/stud.toml"
     assert info["step"]["update"] == 2 and info["bytes"] == (shipped / "stud.pt").stat().st_size
     config = load_config(shipped / "stud.toml")  # the config reproduces the run
     assert config.env.variant == "stud" and config.train.updates == 2
