@@ -1,0 +1,1 @@
+"""Dealer's Choice: the console command (``dealers-choice``) and its subcommands."""
