@@ -53,7 +53,7 @@ ERROR_GRACE = 0.2  # seconds spent telling a failing bot why, before stopping it
 READ_SIZE = 1 << 16
 SCHEMES = ("cmd", "tcp")
 OPTION_KEYS = {"cmd": ("name", "cwd", "language"), "tcp": ("name", "language")}
-_SPEC = re.compile(r"(cmd|tcp)(?:\[([^\]]*)\])?(:|://)(.*)", re.DOTALL)
+_SPEC = re.compile(r"(cmd|tcp)(?:\[([^\]]*)\])?(://|:)(.*)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -372,11 +372,15 @@ class _Channel:
             end = self.buffer.find(b"\n")
             while end >= 0:
                 line, self.buffer = self.buffer[:end], self.buffer[end + 1 :]
+                if len(line) > MAX_LINE:
+                    break
                 if line.strip():
                     return line
                 end = self.buffer.find(b"\n")
-            if len(self.buffer) > MAX_LINE:
-                raise protocol.ProtocolError(f"sent a line over {MAX_LINE} bytes: {protocol.excerpt(self.buffer)}")
+            else:
+                line = self.buffer
+            if len(line) > MAX_LINE:
+                raise protocol.ProtocolError(f"sent a line over {MAX_LINE} bytes: {protocol.excerpt(line)}")
             try:
                 data = os.read(self.read_fd, READ_SIZE)
             except BlockingIOError:

@@ -30,6 +30,7 @@ from envs.view import PublicView, view_to_data
 
 PROTOCOL_VERSION = 1
 LINE_EXCERPT = 200  # characters of an offending line quoted in an error
+NAME_EXCERPT = 40  # characters of an unknown action name quoted in an error
 EVENT_FIELDS = ("kind", "seat", "cards", "amount", "action", "up", "text", "street", "secret", "verb")
 
 
@@ -194,7 +195,8 @@ def parse_action(line: bytes, view: PublicView, action_names: Sequence[str]) -> 
         if action in view.legal_names:
             return view.legal_actions[view.legal_names.index(action)]
         what = "which is not legal now" if action in action_names else "an unknown action name"
-        raise ProtocolError(f"answered {action!r}, {what}: {excerpt(line)}{_legal(view)}")
+        shown = repr(action) if len(action) <= NAME_EXCERPT else f"{action[:NAME_EXCERPT]!r}..."
+        raise ProtocolError(f"answered {shown}, {what}: {excerpt(line)}{_legal(view)}")
     kind_name = "a boolean" if isinstance(action, bool) else f"a JSON {type(action).__name__}"
     raise ProtocolError(f"answered an action that is {kind_name}, not an index or a name: {excerpt(line)}")
 

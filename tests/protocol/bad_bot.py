@@ -1,0 +1,52 @@
+"""The Python skeleton, answering badly on purpose: ``bad_bot.py MODE [AFTER]`` plays
+AFTER decisions well (default 0), then misbehaves as MODE says (the forfeit tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "bots"))
+from skeleton import choose  # noqa: E402
+
+BAD = {
+    "crash": lambda m: sys.exit(3),
+    "hang": lambda m: time.sleep(60),
+    "malformed": lambda m: '{"action": 1',
+    "not_object": lambda m: "[1]",
+    "unknown": lambda m: '{"action": "shove"}',
+    "illegal": lambda m: json.dumps({"action": 99}),
+    "illegal_name": lambda m: '{"action": "bring_in"}' if "bring_in" not in m["view"]["legal_names"] else "{}",
+    "float": lambda m: '{"action": 1.0}',
+    "long": lambda m: '{"action": "' + "x" * 100_000 + '"}',
+    "chatty": lambda m: "thinking about it...",
+    "disconnect": lambda m: os.close(1) or time.sleep(60),
+}
+
+
+def main() -> None:
+    mode, after = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if mode == "no_ready":
+        print('{"type": "hi"}', flush=True)
+    decisions = 0
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            print(json.dumps({"type": "ready", "name": mode}), flush=True)
+        elif message["type"] == "act":
+            if decisions >= after:
+                answer = BAD[mode](message)
+                if answer is not None:
+                    print(answer, flush=True)
+                continue
+            decisions += 1
+            print(json.dumps({"action": choose(message["view"])}), flush=True)
+        elif message["type"] in ("end_match", "error"):
+            return
+
+
+if __name__ == "__main__":
+    main()
