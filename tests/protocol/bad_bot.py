@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "bots"))
-from skeleton import choose  # noqa: E402
+from skeleton import choose
 
 BAD = {
     "crash": lambda m: sys.exit(3),

@@ -66,7 +66,7 @@ def test_a_manifest_tournament_is_one_command(tmp_path: Path, c_skeleton: Path, 
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        ({"name": "x", "command": "./a", "address": "tcp://127.0.0.1:1"}, "give exactly one of command, address or spec"),
+        ({"name": "x", "command": "./a", "address": "tcp://127.0.0.1:1"}, "give exactly one of command, address"),
         ({"command": "./a"}, "a program needs a name"),
         ({"name": "a,b", "command": "./a"}, "a program needs a name without"),
         ({"name": "x", "command": "./a", "colour": "red"}, "unknown keys colour"),
@@ -85,7 +85,7 @@ def test_a_bad_manifest_entry_is_named(tmp_path: Path, entry: dict[str, Any], me
 
 def test_a_manifest_is_read_as_data(tmp_path: Path) -> None:
     path = tmp_path / "bots.toml"
-    path.write_text('bots = "__import__(\'os\')"')
+    path.write_text("bots = \"__import__('os')\"")
     with pytest.raises(ValueError, match="has no bots"):
         load_manifest(path)
     path.write_text("[[bots]\nname = ")

@@ -24,7 +24,7 @@ CASES = [
     ("unknown", """answered 'shove', an unknown action name: '{"action": "shove"}'; legal actions: """),
     ("illegal", """answered action 99, which is not legal now: '{"action": 99}'; legal actions: """),
     ("float", "answered an action that is a JSON float, not an index or a name"),
-    ("long", "sent a line over 65536 bytes: '{\"action\": \"xxxx"),
+    ("long", 'sent a line over 65536 bytes: \'{"action": "xxxx'),
     ("chatty", "sent malformed JSON: 'thinking about it...'"),
 ]
 
