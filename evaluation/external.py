@@ -155,6 +155,7 @@ class ExternalBot:
         self._hand = -1
         self._sent: dict[int, int] = {}  # per seat: events the bot has of this hand
         self._failed: str | None = None
+        self._pending: list[bytes] = []  # lines that need no answer, sent with the next one that does
         self._channel: _Channel | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
@@ -209,8 +210,9 @@ class ExternalBot:
             return
         if self._failed is None:
             message = protocol.end_match_message(reason=reason, hands=self.hands, total=self.total)
-            with contextlib.suppress(BotFailure, OSError):
-                channel.send(protocol.encode(message), time.monotonic() + QUIT_GRACE)
+            with contextlib.suppress(BotFailure, OSError, TimeoutError):
+                channel.send(b"".join([*self._pending, protocol.encode(message)]), time.monotonic() + QUIT_GRACE)
+        self._pending = []
         channel.close()
         self._channel = None
 
@@ -240,7 +242,7 @@ class ExternalBot:
         self._sent = {}
         message = protocol.hand_message(hand=hand, deal=deal, seating=seating, seats=seats, button=button,
                                         seed=self._seed)  # fmt: skip
-        self._send(message, time.monotonic() + self.timeout)
+        self._pending.append(protocol.encode(message))
 
     def hand_ends(self, env: Any, seats: list[int], rewards: list[float]) -> None:
         """``end_hand`` to each of the bot's seats, with that seat's final view."""
@@ -248,7 +250,7 @@ class ExternalBot:
             view = env.public_view(env.possible_agents[seat])
             known = self._known(seat, view)
             message = protocol.end_hand_message(view, rewards, hand=self._hand, skip_events=known)
-            self._send(message, time.monotonic() + self.timeout)
+            self._pending.append(protocol.encode(message))
             self.total += float(rewards[seat])
         self.hands += 1
 
@@ -283,11 +285,15 @@ class ExternalBot:
 
     # ------------------------------------------------------------ the wire
     def _send(self, message: dict[str, Any], deadline: float) -> None:
+        """Send the lines waiting (``hand``, ``end_hand``) and ``message``, in one write:
+        a write wakes the bot, so one per decision keeps the protocol cheap."""
         if self._failed is not None:
             raise BotFailure(self._failed)
         assert self._channel is not None
+        data = b"".join([*self._pending, protocol.encode(message)])
+        self._pending = []
         try:
-            self._channel.send(protocol.encode(message), deadline)
+            self._channel.send(data, deadline)
         except TimeoutError:
             raise self._fail("stopped reading its input (the dealer could not send it a message in time)") from None
         except OSError:

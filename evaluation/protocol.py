@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from envs.engine.events import EventKind
-from envs.view import PublicView, view_to_data
+from envs.view import PublicView
 
 PROTOCOL_VERSION = 1
 LINE_EXCERPT = 200  # characters of an offending line quoted in an error
@@ -118,7 +118,7 @@ def decision_message(
         "type": "act",
         "hand": hand,
         "seat": view.seat,
-        "view": view_to_data(view, skip_events=skip_events),
+        "view": view_data(view, skip_events),
     }
     if observation is not None:
         message["observation"] = np.asarray(observation, dtype=float).tolist()
@@ -137,7 +137,7 @@ def end_hand_message(view: PublicView, payoffs: Sequence[float], *, hand: int, s
         "seat": view.seat,
         "payoffs": [float(p) for p in payoffs],
         "shown": shown,
-        "view": view_to_data(view, skip_events=skip_events),
+        "view": view_data(view, skip_events),
     }
 
 
@@ -199,6 +199,36 @@ def parse_action(line: bytes, view: PublicView, action_names: Sequence[str]) -> 
         raise ProtocolError(f"answered {shown}, {what}: {excerpt(line)}{_legal(view)}")
     kind_name = "a boolean" if isinstance(action, bool) else f"a JSON {type(action).__name__}"
     raise ProtocolError(f"answered an action that is {kind_name}, not an index or a name: {excerpt(line)}")
+
+
+# ------------------------------------------------------------ the view as data
+_FIELDS = tuple(
+    f.name for f in dataclasses.fields(PublicView) if f.name not in ("options", "game_options", "extra", "events")
+)
+_OPTIONS: dict[int, tuple[Any, dict[str, Any]]] = {}  # id -> (options object, its fields): options are frozen
+
+
+def view_data(view: PublicView, skip_events: int = 0) -> dict[str, Any]:
+    """The view as JSON data, equal to :func:`envs.view.view_to_data` once encoded (a
+    test checks it) but built for the wire: tuples and events (named tuples, whose
+    kinds and verbs are a ``str`` and an ``int``) go to :func:`json.dumps` as they are,
+    and each options object is turned into data once."""
+    data = {name: getattr(view, name) for name in _FIELDS}
+    data["options"] = _options(view.options)
+    data["game_options"] = _options(view.game_options)
+    data["extra"] = _plain(view.extra) if view.extra else {}
+    data["events_from"] = skip_events
+    data["events"] = view.events[skip_events:]
+    return data
+
+
+def _options(options: Any) -> dict[str, Any]:
+    cached = _OPTIONS.get(id(options))
+    if cached is None or cached[0] is not options:
+        if len(_OPTIONS) > 64:
+            _OPTIONS.clear()
+        cached = _OPTIONS[id(options)] = (options, _plain(options))
+    return cached[1]
 
 
 def _legal(view: PublicView) -> str:
