@@ -156,6 +156,7 @@ class ExternalBot:
         self._sent: dict[int, int] = {}  # per seat: events the bot has of this hand
         self._failed: str | None = None
         self._pending: list[bytes] = []  # lines that need no answer, sent with the next one that does
+        self._closed = False  # a session ended by close() does not start again
         self._channel: _Channel | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
@@ -168,13 +169,15 @@ class ExternalBot:
     @property
     def alive(self) -> bool:
         """Whether the bot can still play (not failed, not closed after starting)."""
-        return self._failed is None and (self._channel is None or self._channel.open)
+        return self._failed is None and not self._closed and (self._channel is None or self._channel.open)
 
     def start(self, env: Any) -> None:
         """Launch (or connect to) the bot, greet it with the table of ``env`` and read
         its ``ready``. Raises :class:`~envs.policy.BotFailure` if it cannot play."""
         if self._failed is not None:
             raise BotFailure(self._failed)
+        if self._closed or self._channel is not None:
+            raise RuntimeError(f"{self!r}: a session starts once (make a new ExternalBot for a new match)")
         deadline = time.monotonic() + self.start_timeout
         try:
             self._channel = _open(self.parsed, self.start_timeout)
@@ -190,6 +193,7 @@ class ExternalBot:
             unit=env.game.unit,
             unit_name=env.variant.unit_name,
             action_names=env.action_names,
+            observation_size=int(env.observation_space(env.possible_agents[0])["observation"].shape[0]),
             decision_timeout=self.timeout,
             match_timeout=self.match_timeout,
         )
@@ -206,6 +210,7 @@ class ExternalBot:
         """End the session: ``end_match``, then the bot has :data:`QUIT_GRACE` seconds to
         exit (or close the connection) before it is stopped. Safe to call twice."""
         channel = self._channel
+        self._closed = True
         if channel is None or not channel.open:
             return
         if self._failed is None:

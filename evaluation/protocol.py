@@ -68,11 +68,13 @@ def hello_message(
     unit: int,
     unit_name: str,
     action_names: Sequence[str],
+    observation_size: int,
     decision_timeout: float,
     match_timeout: float,
 ) -> dict[str, Any]:
     """The greeting: the rules in play and the limits. ``options``: the variant's
-    options object (a dataclass; sent as its fields)."""
+    options object (a dataclass; sent as its fields); ``observation_size``: the length
+    of the observation vector a bot may ask for."""
     return {
         "type": "hello",
         "protocol": PROTOCOL_VERSION,
@@ -84,6 +86,7 @@ def hello_message(
         "unit": unit,
         "unit_name": unit_name,
         "actions": list(action_names),
+        "observation_size": observation_size,
         "decision_timeout": decision_timeout,
         "match_timeout": _finite(match_timeout),
     }

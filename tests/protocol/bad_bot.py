@@ -1,5 +1,6 @@
 """The Python skeleton, answering badly on purpose: ``bad_bot.py MODE [AFTER]`` plays
-AFTER decisions well (default 0), then misbehaves as MODE says (the forfeit tests)."""
+AFTER decisions well (default 0), then misbehaves as MODE says (the forfeit tests).
+``observe`` asks for the observation vector and plays well if it comes as promised."""
 
 from __future__ import annotations
 
@@ -31,11 +32,17 @@ def main() -> None:
     mode, after = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0
     if mode == "no_ready":
         print('{"type": "hi"}', flush=True)
-    decisions = 0
+    decisions, size = 0, None
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "hello":
-            print(json.dumps({"type": "ready", "name": mode}), flush=True)
+            size = message["observation_size"]
+            print(json.dumps({"type": "ready", "name": mode, "observation": mode == "observe"}), flush=True)
+        elif message["type"] == "act" and mode == "observe":  # a good bot, if it gets the vector it asked for
+            vector = message.get("observation")
+            if not (isinstance(vector, list) and len(vector) == size and all(isinstance(x, float) for x in vector)):
+                sys.exit(f"observe: no observation vector of {size} floats")
+            print(json.dumps({"action": choose(message["view"])}), flush=True)
         elif message["type"] == "act":
             if decisions >= after:
                 answer = BAD[mode](message)

@@ -142,3 +142,31 @@ def test_a_run_stopped_by_sigint_resumes_to_the_same_result(tmp_path: Path, c_sk
     assert 3 <= played < (tmp_path / "whole.log").read_text().count("\n")  # stopped part way
     assert dealer.main([*args, "--resume"]) == 0
     assert _report(tmp_path / "resumed") == _report(whole)
+
+
+def test_programs_in_evaluate_with_histories_and_isolation(tmp_path: Path, c_skeleton: Path) -> None:
+    """evaluate.py's modes take bot programs: hand histories name them, and with
+    ``--isolate`` this project's bots run apart beside them."""
+    import evaluate
+
+    out = tmp_path / "out"
+    report = evaluate.main(["cowgirl", f"cmd[name=cbot]:{c_skeleton}", "random", "-p", "3", "-n", "3", "--out",
+                            str(out), "-q", "--no-plot", "--histories", "both", "--isolate",
+                            "--decision-timeout", "3"])  # fmt: skip
+    assert report["names"] == ["cbot", "random"]
+    assert "forfeits" not in report
+    rows = [json.loads(line) for line in (out / "hands.jsonl").read_text().splitlines()]
+    assert len(rows) == report["hands"] == 18
+    assert all("cbot" in row["seats"] for row in rows)
+    assert "cbot" in (out / "hands.txt").read_text()
+
+
+@pytest.mark.slow
+def test_programs_with_worker_processes_give_the_same_result(tmp_path: Path, c_skeleton: Path) -> None:
+    """Chunks of a match in two worker processes, each with its own sessions: the
+    same result as one process."""
+    args = ["razz", f"cmd:{c_skeleton}", f"cmd:{sys.executable} {BOTS / 'skeleton.py'}", "random", "-t", "-n", "40",
+            "-q", "--no-plot", "--bootstrap", "20"]  # fmt: skip
+    assert dealer.main([*args, "--out", str(tmp_path / "one")]) == 0
+    assert dealer.main([*args, "--out", str(tmp_path / "two"), "--workers", "2"]) == 0
+    assert _report(tmp_path / "one") == _report(tmp_path / "two")

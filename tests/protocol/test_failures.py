@@ -111,3 +111,13 @@ def test_a_tournament_records_the_forfeit_and_plays_on(tmp_path, skeletons) -> N
     assert all("which is not legal now" in f["reason"] for f in report["forfeits"])
     assert len(report["pairs"]) == 2  # the pair without the bad bot has its result
     assert (tmp_path / "report.json").is_file()
+
+
+@pytest.mark.parametrize("variant", ["stud", "cowboy", "dealers_choice"])
+def test_a_bot_that_asks_for_the_observation_gets_it(variant: str) -> None:
+    """``"observation": true`` in ``ready``: every ``act`` carries the vector, of the
+    length ``hello`` announced (the bot exits if not, which would forfeit)."""
+    bot = python_bot(BAD_BOT, "observe")
+    result = run_match(variant, [bot, "call"], deals=3, num_players=3, seed=2)
+    assert result.forfeit is None, result.forfeit
+    assert len(result.hands) == 18
