@@ -153,7 +153,7 @@ class ExternalBot:
         self.used = 0.0  # seconds spent answering
         self._seed: int | None = seed
         self._hand = -1
-        self._sent: dict[int, int] = {}  # per seat: events the bot has of this hand
+        self._sent: dict[int, tuple[int, Any, Any]] = {}  # per seat: events the bot has of this hand, first, last
         self._failed: str | None = None
         self._pending: list[bytes] = []  # lines that need no answer, sent with the next one that does
         self._closed = False  # a session ended by close() does not start again
@@ -276,7 +276,8 @@ class ExternalBot:
         started = time.monotonic()
         timeout = min(self.timeout, left)
         self._send(message, started + timeout)
-        self._sent[view.seat] = len(view.events)
+        if view.events:
+            self._sent[view.seat] = (len(view.events), view.events[0], view.events[-1])
         line = self._receive(started + timeout, what="answer", match_limit=left < self.timeout)
         self.used += time.monotonic() - started
         try:
@@ -285,8 +286,13 @@ class ExternalBot:
             raise self._fail(err.what) from None
 
     def _known(self, seat: int, view: PublicView) -> int:
-        known = self._sent.get(seat, 0)
-        return known if known <= len(view.events) else 0
+        """Events of the seat's history the bot has: 0 unless the view continues the
+        same history (its first and last known events are the very same objects)."""
+        known, first, last = self._sent.get(seat, (0, None, None))
+        events = view.events
+        if 0 < known <= len(events) and events[0] is first and events[known - 1] is last:
+            return known
+        return 0
 
     # ------------------------------------------------------------ the wire
     def _send(self, message: dict[str, Any], deadline: float) -> None:

@@ -1,6 +1,7 @@
 """The Python skeleton, answering badly on purpose: ``bad_bot.py MODE [AFTER]`` plays
 AFTER decisions well (default 0), then misbehaves as MODE says (the forfeit tests).
-``observe`` asks for the observation vector and plays well if it comes as promised."""
+``observe`` asks for the observation vector and plays well if it comes as promised;
+``record PATH`` plays well and writes every line it is sent to PATH."""
 
 from __future__ import annotations
 
@@ -29,18 +30,24 @@ BAD = {
 
 
 def main() -> None:
-    mode, after = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    mode = sys.argv[1]
+    after = int(sys.argv[2]) if len(sys.argv) > 2 and mode != "record" else 0
+    record = open(sys.argv[2], "w") if mode == "record" else None  # noqa: SIM115 (open for the whole session)
     if mode == "no_ready":
         print('{"type": "hi"}', flush=True)
     decisions, size = 0, None
     for line in sys.stdin:
         message = json.loads(line)
+        if record is not None:
+            record.write(line)
+            record.flush()
         if message["type"] == "hello":
             size = message["observation_size"]
             print(json.dumps({"type": "ready", "name": mode, "observation": mode == "observe"}), flush=True)
-        elif message["type"] == "act" and mode == "observe":  # a good bot, if it gets the vector it asked for
+        elif message["type"] == "act" and mode in ("observe", "record"):  # good bots
             vector = message.get("observation")
-            if not (isinstance(vector, list) and len(vector) == size and all(isinstance(x, float) for x in vector)):
+            floats = isinstance(vector, list) and len(vector) == size and all(isinstance(x, float) for x in vector)
+            if mode == "observe" and not floats:
                 sys.exit(f"observe: no observation vector of {size} floats")
             print(json.dumps({"action": choose(message["view"])}), flush=True)
         elif message["type"] == "act":

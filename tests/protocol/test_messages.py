@@ -90,3 +90,31 @@ def test_messages_are_one_line_of_json_without_nan() -> None:
     assert json.loads(line)["type"] == "end_match"
     with pytest.raises(ValueError):
         protocol.encode({"type": "x", "value": float("nan")})
+
+
+def test_a_bot_gets_each_seats_history_once_and_in_order(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Through the dealer, with the bot in two seats of some hands (two bots at three
+    seats): every message's ``events_from`` is exactly what the bot has of that seat's
+    hand, a new hand starts again at 0, and ``hand`` comes before its decisions."""
+    from evaluation.arena import run_match
+    from tests.protocol.conftest import BAD_BOT, python_bot
+
+    path = tmp_path / "lines.jsonl"
+    result = run_match("cowpie", [python_bot(BAD_BOT, "record", str(path)), "call"], deals=3, num_players=3, seed=8)
+    assert result.forfeit is None
+    messages = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [m["type"] for m in messages[:2]] == ["hello", "hand"] and messages[-1]["type"] == "end_match"
+    kept: dict[tuple[int, int], int] = {}
+    seats: list[int] = []
+    ends = 0
+    for m in messages:
+        if m["type"] == "hand":
+            seats = m["seats"]
+        elif m["type"] in ("act", "end_hand"):
+            assert m["seat"] in seats
+            key = (m["hand"], m["seat"])
+            assert m["view"]["events_from"] == kept.get(key, 0)
+            kept[key] = m["view"]["events_from"] + len(m["view"]["events"])
+            ends += m["type"] == "end_hand"
+    assert ends == sum(sum(1 for b in h.lineup if b == 0) for h in result.hands)
+    assert messages[-1]["hands"] == len(result.hands) == 18
