@@ -6,11 +6,12 @@ A bot spec names one:
   (:func:`shlex.split`) but run without a shell, in the dealer's working folder,
   speaking over its stdin and stdout (its stderr is the dealer's);
 * ``tcp://host:port``: a bot that serves; the dealer connects, one connection per
-  match (session);
+  match (session); loopback only unless the spec says ``remote=yes``;
 * either with options in brackets: ``cmd[cwd=examples/bots/c,name=cbot]:./skeleton``,
   ``tcp[name=remote]://127.0.0.1:7000``. Options: ``name`` (how reports name it),
   ``cwd`` (a ``cmd:`` bot's working folder) and ``language`` (informational, from a
-  manifest). Values may not hold ``,`` or ``]``.
+  manifest), ``remote=yes`` (a ``tcp://`` bot on another machine). Values may not
+  hold ``,`` or ``]``.
 
 :class:`ExternalBot` plugs into the arena like any bot (``act``, ``seed``, ``reset``)
 and has the arena's hand hooks (``hand_starts``, ``hand_ends``) to send ``hand`` and
@@ -25,6 +26,7 @@ sends is evaluated or unpickled, and no answer is remapped.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import re
 import select
@@ -52,7 +54,7 @@ QUIT_GRACE = 1.0  # seconds a bot gets to exit after end_match
 ERROR_GRACE = 0.2  # seconds spent telling a failing bot why, before stopping it
 READ_SIZE = 1 << 16
 SCHEMES = ("cmd", "tcp")
-OPTION_KEYS = {"cmd": ("name", "cwd", "language"), "tcp": ("name", "language")}
+OPTION_KEYS = {"cmd": ("name", "cwd", "language"), "tcp": ("name", "language", "remote")}
 _SPEC = re.compile(r"(cmd|tcp)(?:\[([^\]]*)\])?(://|:)(.*)", re.DOTALL)
 
 
@@ -107,8 +109,24 @@ def parse_spec(spec: str) -> ExternalSpec:
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"bot spec {spec[:100]!r}: expected tcp://host:port with a port 1..65535")
+    if not _loopback(host) and options.get("remote") != "yes":
+        raise ValueError(
+            f"bot spec {spec[:100]!r}: {host} is not a loopback address; to play a bot on another machine, "
+            f"say so: tcp[remote=yes]://{rest}"
+        )
     return ExternalSpec(spec, "tcp", host=host, port=int(port_text), name=options.get("name"),
                         language=options.get("language"))  # fmt: skip
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` is this machine (``localhost``, 127.0.0.0/8, ``::1``), without
+    asking any name server."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: another machine, as far as the spec says
+        return False
 
 
 def display_name(spec: str) -> str | None:

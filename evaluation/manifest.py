@@ -13,6 +13,7 @@ key            meaning
                (default: the manifest's folder)
 ``language``   informational (``c``, ``python``, ``javascript``...)
 ``address``    a bot that serves: ``tcp://host:port`` (instead of ``command``)
+``remote``     ``true``: the address may be another machine's (default: loopback only)
 ``spec``       one of this project's bots (``heuristic``, ``pretrained:stud``);
                reports name it by its spec
 =============  ==============================================================
@@ -35,7 +36,7 @@ from typing import Any
 
 from evaluation.external import parse_spec
 
-KEYS = {"name", "command", "cwd", "language", "address", "spec"}
+KEYS = {"name", "command", "cwd", "language", "address", "remote", "spec"}
 KINDS = ("command", "address", "spec")
 FORBIDDEN = set(",]=")  # they would end an option of the bot's spec
 
@@ -79,8 +80,10 @@ def _spec(entry: Any, index: int, path: Path) -> str:
     kinds = [k for k in KINDS if k in entry]
     if len(kinds) != 1:
         raise ValueError(f"{where}: give exactly one of command, address or spec")
+    if not isinstance(entry.get("remote", False), bool) or ("remote" in entry and "address" not in entry):
+        raise ValueError(f"{where}: remote is true or false, and only for an address")
     for key, value in entry.items():
-        if key != "command" and not isinstance(value, str):
+        if key not in ("command", "remote") and not isinstance(value, str):
             raise ValueError(f"{where}: {key} must be a string, not {type(value).__name__}")
     if kinds[0] == "spec":
         if set(entry) != {"spec"}:
@@ -97,6 +100,7 @@ def _spec(entry: Any, index: int, path: Path) -> str:
         if not address.startswith("tcp://"):
             raise ValueError(f"{where}: address {address!r} is not tcp://host:port")
         options += [f"language={entry['language']}"] if "language" in entry else []
+        options += ["remote=yes"] if entry.get("remote") else []
         spec = f"tcp[{','.join(options)}]://{address[len('tcp://') :]}"
     else:
         command = entry["command"]
@@ -112,5 +116,9 @@ def _spec(entry: Any, index: int, path: Path) -> str:
         if any(FORBIDDEN & set(o.partition("=")[2]) for o in options):
             raise ValueError(f"{where}: its cwd or language holds ',', ']' or '=', which a bot spec cannot carry")
         spec = f"cmd[{','.join(options)}]:{command}"
-    parse_spec(spec)  # the spec it becomes must parse (a command line shlex cannot split fails here)
+    try:
+        parse_spec(spec)  # the spec it becomes must parse (a command line shlex cannot split fails here)
+    except ValueError as err:
+        hint = " (in a manifest: remote = true)" if "loopback" in str(err) else ""
+        raise ValueError(f"{where}: {err}{hint}") from None
     return spec

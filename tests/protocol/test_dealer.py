@@ -74,6 +74,8 @@ def test_a_manifest_tournament_is_one_command(tmp_path: Path, c_skeleton: Path, 
         ({"name": "x", "address": "udp://127.0.0.1:1"}, "is not tcp://host:port"),
         ({"spec": "call", "name": "house"}, "a spec entry takes no other keys"),
         ({"name": "x", "command": 7}, "command must be a command line"),
+        ({"name": "x", "address": "tcp://10.0.0.1:7000"}, "is not a loopback address"),
+        ({"name": "x", "command": "./a", "remote": True}, "remote is true or false, and only for an address"),
     ],
 )
 def test_a_bad_manifest_entry_is_named(tmp_path: Path, entry: dict[str, Any], message: str) -> None:
@@ -170,3 +172,9 @@ def test_programs_with_worker_processes_give_the_same_result(tmp_path: Path, c_s
     assert dealer.main([*args, "--out", str(tmp_path / "one")]) == 0
     assert dealer.main([*args, "--out", str(tmp_path / "two"), "--workers", "2"]) == 0
     assert _report(tmp_path / "one") == _report(tmp_path / "two")
+
+
+def test_a_manifest_may_name_a_remote_bot(tmp_path: Path) -> None:
+    path = tmp_path / "bots.json"
+    path.write_text(json.dumps({"bots": [{"name": "far", "address": "tcp://10.0.0.1:7000", "remote": True}]}))
+    assert load_manifest(path) == ["tcp[name=far,remote=yes]://10.0.0.1:7000"]

@@ -87,6 +87,12 @@ def test_a_program_that_cannot_start_is_a_clear_error_before_any_work(tmp_path) 
         ("tcp://127.0.0.1:99999", "expected tcp://host:port"),
         ("cmd[colour=red]:./bot", "option 'colour=red' is not allowed"),
         ("tcp:127.0.0.1:5000", "write cmd:<command line> or tcp://host:port"),
+        (
+            "tcp://10.1.2.3:5000",
+            "10.1.2.3 is not a loopback address; to play a bot on another machine, say so: "
+            "tcp[remote=yes]://10.1.2.3:5000",
+        ),
+        ("tcp://bots.example.org:5000", "is not a loopback address"),
     ],
 )
 def test_bad_specs_are_refused_with_what_is_wrong(spec: str, message: str) -> None:
@@ -121,3 +127,8 @@ def test_a_bot_that_asks_for_the_observation_gets_it(variant: str) -> None:
     result = run_match(variant, [bot, "call"], deals=3, num_players=3, seed=2)
     assert result.forfeit is None, result.forfeit
     assert len(result.hands) == 18
+
+
+def test_loopback_addresses_need_no_permission() -> None:
+    for spec in ("tcp://127.0.0.1:5000", "tcp://localhost:5000", "tcp://[::1]:5000", "tcp[remote=yes]://10.1.2.3:5000"):
+        assert ExternalBot(spec).parsed.port == 5000
