@@ -2,15 +2,23 @@
 dealer, over pipes (``cmd:``) and over loopback TCP (``tcp://``), against the same rule
 as an in-process bot in the same run, and the cost per decision in microseconds.
 
-Each case plays one duplicate match of the skeleton against ``call`` (``--deals``
-deals, two seatings each) through :func:`evaluation.arena.run_match`; the cost per
-decision is ``(time - in-process time) / the skeleton's decisions``: everything the
-protocol adds (the view as JSON, the bot's parse and answer, the pipe or socket, the
-check of the answer), the program's start included. The C skeleton is built with
-``cc -O2``. The best of ``--repeats`` runs (the least disturbed by other work on the
-machine, as ``timeit`` advises); the dealer and a bot each keep one core busy at most.
+Two measures, for each of the Python and C skeletons over pipes and TCP:
 
-Usage: ``python benchmarks/bench_protocol.py [--variant stud] [--deals 300] [--repeats 3]``
+* **match**: one duplicate match of the skeleton against ``call`` (``--deals`` deals, two
+  seatings each) through :func:`evaluation.arena.run_match`, the program's start
+  included; decisions/s are the skeleton's decisions over the match's time, and the
+  protocol's cost ``(time - in-process time) / decisions``;
+* **round trip**: the skeleton's decisions of that match recorded (observation and view)
+  and replayed to it through :class:`evaluation.external.ExternalBot` in batches of
+  ``--batch``: the cost of one decision on the wire alone (the view as JSON, the write,
+  the bot's parse and answer, the read, the check), against the in-process bot's
+  ``act`` on the same views. This measure needs no engine, so it is the steadier one
+  on a busy machine.
+
+The C skeleton is built with ``cc -O2``. Each figure is the best of ``--repeats`` runs
+(batches), the least disturbed by other work on the machine, as ``timeit`` advises.
+
+Usage: ``python benchmarks/bench_protocol.py [--variant stud] [--deals 300] [--repeats 5]``
 """
 
 from __future__ import annotations
@@ -34,7 +42,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import envs
 from evaluation.arena import run_match
+from evaluation.external import ExternalBot
 
 BOTS = ROOT / "examples" / "bots"
 
@@ -77,11 +87,44 @@ def serving(argv: list[str]) -> Iterator[str]:
         proc.wait()
 
 
+class Recorder(InProcessSkeleton):
+    """The in-process skeleton, keeping every (observation, view) it was asked about."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[Any, Any]] = []
+
+    def act(self, observation: Any, view: Any) -> int:
+        self.asked.append((observation, view))
+        return super().act(observation, view)
+
+
+def round_trip(variant: str, spec: str | None, asked: list[tuple[Any, Any]], batch: int, repeats: int) -> float:
+    """Microseconds per decision, the best batch: replayed to the bot program ``spec``
+    (None: the in-process bot)."""
+    bot: Any = InProcessSkeleton()
+    if spec is not None:
+        bot = ExternalBot(spec)
+        bot.start(envs.make_raw(variant, 2))
+    best = float("inf")
+    try:
+        for r in range(repeats):
+            chunk = [asked[(r * batch + i) % len(asked)] for i in range(batch)]
+            start = time.perf_counter()
+            for observation, view in chunk:
+                bot.act(observation, view)
+            best = min(best, (time.perf_counter() - start) / batch)
+    finally:
+        if spec is not None:
+            bot.close()
+    return best * 1e6
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--variant", default="stud", help="variant to play (default stud)")
     parser.add_argument("--deals", type=int, default=300, help="deals per match (default 300)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per case; the best counts (default 5)")
+    parser.add_argument("--batch", type=int, default=500, help="decisions per timed round-trip batch (default 500)")
     args = parser.parse_args(argv)
     if shutil.which("cc") is None:
         parser.error("needs a C compiler (cc) to build the C skeleton")
@@ -90,14 +133,18 @@ def main(argv: list[str] | None = None) -> None:
     subprocess.run(["cc", "-O2", "-o", str(c_bot), str(BOTS / "skeleton.c")], check=True)
     py = [sys.executable, str(BOTS / "skeleton.py")]
 
-    def median(bot: Any) -> tuple[float, int]:
+    def best(bot: Any) -> tuple[float, int]:
         runs = [timed(args.variant, bot, args.deals) for _ in range(args.repeats)]
         return min(r[0] for r in runs), runs[0][1]
 
-    base, decisions = median(InProcessSkeleton())
-    print(f"{args.variant}: {args.deals} deals x 2 seatings against call; best of {args.repeats} runs\n")
-    print(f"{'bot':34} {'decisions/s':>12} {'us/decision':>12} {'protocol us':>12}")
-    print(f"{'in-process skeleton (no protocol)':34} {decisions / base:12.0f} {base / decisions * 1e6:12.1f} {'-':>12}")
+    recorder = Recorder()
+    run_match(args.variant, [recorder, "call"], deals=args.deals, seed=1)
+    base, decisions = best(InProcessSkeleton())
+    base_trip = round_trip(args.variant, None, recorder.asked, args.batch, args.repeats)
+    print(f"{args.variant}: {args.deals} deals x 2 seatings against call ({decisions} skeleton decisions); "
+          f"best of {args.repeats}; round trips in batches of {args.batch}\n")  # fmt: skip
+    print(f"{'bot':26} {'match: decisions/s':>19} {'protocol us':>12} {'round trip: us':>15} {'protocol us':>12}")
+    print(f"{'in-process skeleton':26} {decisions / base:19.0f} {'-':>12} {base_trip:15.1f} {'-':>12}")
     with serving([*py, "--serve", "127.0.0.1:0"]) as py_tcp, serving([str(c_bot), "--port", "0"]) as c_tcp:
         cases = [
             ("Python skeleton, pipes", "cmd:" + " ".join(py)),
@@ -106,10 +153,11 @@ def main(argv: list[str] | None = None) -> None:
             ("C skeleton, TCP", c_tcp),
         ]
         for label, spec in cases:
-            seconds, n = median(spec)
+            seconds, n = best(spec)
             assert n == decisions, "the same rule must make the same decisions"
-            extra = (seconds - base) / n * 1e6
-            print(f"{label:34} {n / seconds:12.0f} {seconds / n * 1e6:12.1f} {extra:12.1f}")
+            trip = round_trip(args.variant, spec, recorder.asked, args.batch, args.repeats)
+            print(f"{label:26} {n / seconds:19.0f} {(seconds - base) / n * 1e6:12.1f} {trip:15.1f} "
+                  f"{trip - base_trip:12.1f}")  # fmt: skip
     shutil.rmtree(folder)
 
 
