@@ -15,6 +15,10 @@ spec                bot
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
 
+Bot programs (``cmd:<command line>``, ``tcp://host:port``) are not loaded into this
+process: the dealer seats them (``evaluation.external``; ``evaluate.py``,
+``dealers-choice dealer``) and ``load`` says so.
+
 ``"heuristic:S"`` is the heuristic with style ``S``: a preset (``tight``, ``loose``,
 ``aggressive``, ``default``), ``knob=value`` pairs
 (``heuristic:raise_edge=0.1,call_margin=0.0``) or a preset then pairs
@@ -37,6 +41,7 @@ BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
 STYLED = "heuristic:"  # prefix of a heuristic with a style
 PRETRAINED = "pretrained:"
+PROGRAMS = ("cmd:", "cmd[", "tcp://", "tcp[")  # bot programs: seated by evaluation.external
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 
 
@@ -96,6 +101,11 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
         return HeuristicAgent(seed=seed, style=parse_style(spec[len(STYLED) :]))
     if spec in LAZY:
         return _from_path(LAZY[spec], seed)
+    if spec.startswith(PROGRAMS):
+        raise ValueError(
+            f"bot spec {spec[:80]!r} is a bot program: the dealer seats it over the line protocol "
+            "(evaluate.py or dealers-choice dealer, docs/protocol.md); agents.load loads bots into this process"
+        )
     if spec.startswith(PRETRAINED):
         from agents.checkpoint import load_agent
 

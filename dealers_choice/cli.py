@@ -43,6 +43,12 @@ COMMANDS: tuple[Command, ...] = (
         function="main",
         summary="head-to-head matches, duplicate deals, tournaments, ratings (evaluate.py)",
     ),
+    Command(
+        name="dealer",
+        module="dealers_choice.commands.dealer",
+        function="main",
+        summary="bots in any language (cmd:, tcp://, manifests) over the line protocol (docs/protocol.md)",
+    ),
     Command(name="play", module="evaluation.play", function="main", summary="play against bots in the terminal"),
     Command(name="solve", module="training.solve", function="main", summary="CFR on toy stud: an exact equilibrium"),
     Command(

@@ -20,6 +20,8 @@ its seat, and a bot that raises or quits raises :class:`~envs.policy.BotError`.
 ``run_match(..., isolate=True)`` runs each bot in its own process (:mod:`evaluation.isolate`)
 with a time limit per decision; there a failing bot forfeits the match instead
 (``MatchResult.forfeit`` says who, where and why) and the caller carries on.
+Bot programs (``cmd:`` and ``tcp://`` specs, :mod:`evaluation.external`) always run
+apart and always forfeit that way; they get the start and end of every hand too.
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ import numpy as np
 from agents.base import Policy, describe
 from agents.loading import load
 from envs.aec import DealersChoiceEnv
-from envs.policy import BotActionError, BotError, Seating
+from envs.policy import BotActionError, BotError, Seating, blame
 from envs.registry import make_raw
+from evaluation.external import MATCH_TIMEOUT, ExternalBot, is_external
 from evaluation.isolate import DECISION_TIMEOUT, IsolatedBot
 from evaluation.mix import decision_mix
 from evaluation.student_t import t_quantile
@@ -286,6 +289,7 @@ def run_match(
     decision_timeout: float = DECISION_TIMEOUT,
     forfeit: bool | None = None,
     names: Sequence[str] | None = None,
+    match_timeout: float = MATCH_TIMEOUT,
 ) -> MatchResult:
     """Play ``deals`` duplicate sets (or single hands with ``duplicate=False``).
 
@@ -302,12 +306,19 @@ def run_match(
     holds the hands played so far and :class:`Forfeit`; otherwise the
     :class:`~envs.policy.BotError` or ``BotActionError`` is raised. Errors name
     the bots by ``names`` (default: their specs, or their ``name``).
+
+    Bot programs (``cmd:``, ``tcp://``) have ``decision_timeout`` per decision and
+    ``match_timeout`` seconds of answering in the match, isolated or not, and a match
+    with one forfeits by default.
     """
     n = num_players or len(bots)
     table = lineups(len(bots), n, True, seating)
     env = make_raw(variant, n, **(options or {}))  # bad options fail here, before any bot starts
     labels = _labels(names if names is not None else bots)
-    policies = _isolated(bots, seed, decision_timeout) if isolate else _loaded(bots, seed)
+    limits = (decision_timeout, match_timeout)
+    policies = _isolated(bots, seed, limits) if isolate else _loaded(bots, seed, limits)
+    if forfeit is None:
+        forfeit = isolate or any(isinstance(b, ExternalBot) for b in policies)
     match = _Match(env, policies, labels, seed, record_decisions, keep_histories, on_hand)
     lost: Forfeit | None = None
     try:
@@ -317,15 +328,16 @@ def run_match(
                 try:
                     match.play(deal, rotation, lineup)
                 except (BotError, BotActionError) as err:
-                    if not (isolate if forfeit is None else forfeit):
+                    if not forfeit:
                         raise
                     lost = Forfeit(lineup[err.seat], labels[lineup[err.seat]], deal, rotation, err.seat, str(err))
                     break
             if lost is not None:
                 break
     finally:
-        if isolate:
-            for bot in policies:
+        for bot, given in zip(policies, bots, strict=True):
+            # started here: stopped here (the runner reuses its own)
+            if bot is not given and (isolate or isinstance(bot, ExternalBot)):
                 bot.close()
     hands = match.hands
     sets = len({h.deal for h in hands})
@@ -345,18 +357,28 @@ def _labels(bots: Sequence[Any]) -> list[str]:
     return names
 
 
-def _loaded(bots: Sequence[str | Policy], seed: int) -> list[Any]:
-    return [load(b, seed=seed + i) if isinstance(b, str) else b for i, b in enumerate(bots)]
+def _external(spec: str, seed: int, limits: tuple[float, float]) -> ExternalBot:
+    """A bot program; its session starts at its first hand."""
+    return ExternalBot(spec, seed=seed, timeout=limits[0], match_timeout=limits[1])
 
 
-def _isolated(bots: Sequence[str | Policy], seed: int, timeout: float) -> list[IsolatedBot]:
+def _loaded(bots: Sequence[str | Policy], seed: int, limits: tuple[float, float]) -> list[Any]:
+    return [
+        (_external(b, seed + i, limits) if is_external(b) else load(b, seed=seed + i)) if isinstance(b, str) else b
+        for i, b in enumerate(bots)
+    ]
+
+
+def _isolated(bots: Sequence[str | Policy], seed: int, limits: tuple[float, float]) -> list[Any]:
     """One process per bot; started all before play, so a bot that cannot load fails first."""
     if not all(isinstance(b, str) for b in bots):
         raise ValueError("isolate=True needs bot specs (strings): a bot object already lives in this process")
-    started: list[IsolatedBot] = []
+    started: list[Any] = []
     try:
         for i, spec in enumerate(bots):
-            started.append(IsolatedBot(str(spec), seed=seed + i, timeout=timeout))
+            spec = str(spec)
+            isolated = IsolatedBot(spec, seed=seed + i, timeout=limits[0]) if not is_external(spec) else None
+            started.append(isolated or _external(spec, seed + i, limits))
     except BaseException:
         for bot in started:
             bot.close()
@@ -382,8 +404,15 @@ class _Match:
         deal_seed = self.seed * 1_000_003 + deal
         seating = Seating([self.policies[i] for i in lineup], [self.names[i] for i in lineup])
         seating.seed([hash((deal_seed, rotation, s)) & 0x7FFFFFFF for s in range(n)])
+        hooked = self._hooked(lineup)
+        for bot, name, seats in hooked:
+            with blame(name, seats[0]):
+                bot.hand_starts(env, deal=deal, seating=rotation, seats=seats, button=deal % n)
         # every seating of a deal is one hand of the table: the same game in a rotation
         rewards, decisions = play_hand(env, seating, deal_seed, deal % n, self.record_decisions, hand=deal)
+        for bot, name, seats in hooked:
+            with blame(name, seats[0]):
+                bot.hand_ends(env, seats, rewards)
         record = HandRecordLite(deal, rotation, lineup, rewards, decisions)
         if self.record_decisions:
             record.mix = decision_mix(env.state)
@@ -392,6 +421,16 @@ class _Match:
         if self.on_hand is not None:
             self.on_hand(record)
         self.hands.append(record)
+
+    def _hooked(self, lineup: list[int]) -> list[tuple[Any, str, list[int]]]:
+        """The bots told of each hand's start and end (bot programs), once each, with
+        their name and seats."""
+        found: dict[int, tuple[Any, str, list[int]]] = {}
+        for seat, index in enumerate(lineup):
+            bot = self.policies[index]
+            if hasattr(bot, "hand_starts"):
+                found.setdefault(id(bot), (bot, self.names[index], []))[2].append(seat)
+        return list(found.values())
 
 
 def unit_name(env: DealersChoiceEnv) -> str:

@@ -50,8 +50,10 @@ from envs.registry import ENV_SPECS, get_spec, make_raw
 from envs.variants import get_variant
 from evaluation.arena import SEATINGS, MatchResult, lineups, per_hands, rate_label, unit_name
 from evaluation.cli import parse_options, prog_name, script_parser
+from evaluation.external import MATCH_TIMEOUT, check_external, is_external
 from evaluation.histories import HistoryWriter
 from evaluation.isolate import DECISION_TIMEOUT, IsolatedBot
+from evaluation.matchlog import MatchLog
 from evaluation.ratings import rate
 from evaluation.report import StagedOutputs, clean, format_table, write_csv, write_json, write_plot
 from evaluation.runner import HISTORY_FORMATS, MatchSpec, auto_workers, available_cores, play_matches
@@ -110,7 +112,9 @@ class EvalConfig:
     """Run every bot in its own process (it gets only its observation and view); a bot
     that fails forfeits its match instead of stopping the run."""
     decision_timeout: float = DECISION_TIMEOUT
-    """Seconds a bot may take per decision (with ``isolate``)."""
+    """Seconds a bot may take per decision (with ``isolate``, and always for bot programs)."""
+    match_timeout: float = MATCH_TIMEOUT
+    """Seconds a bot program (``cmd:``, ``tcp://``) may spend answering in one match."""
     ray: str | None = None
     """Play on Ray instead of local processes: ``"local"`` (a private loopback instance),
     ``"auto"``, ``"ray://HOST:10001"`` or ``"HOST:PORT"`` (see ``evaluation.ray_cluster``).
@@ -152,23 +156,24 @@ class EvalConfig:
 
 
 # ------------------------------------------------------------------- running
-def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, Any]:
+def evaluate(config: EvalConfig, *, directory: Path | None = None, match_log: MatchLog | None = None) -> dict[str, Any]:
     """Play the match (or round robin) and return the report dict.
 
     Hand histories (``config.histories``) are written to ``directory``; by default
     they replace those in ``config.out`` when the run completes (see
-    :class:`evaluation.report.StagedOutputs`)."""
+    :class:`evaluation.report.StagedOutputs`). ``match_log``: log every chunk and play
+    only the deals not logged yet (``dealers-choice dealer --log``, ``--resume``)."""
     if config.histories and directory is None:
         assert config.out is not None  # EvalConfig checks it
         with StagedOutputs(Path(config.out), owned=HISTORY_FILES) as stage:
-            report = evaluate(config, directory=stage.directory)
+            report = evaluate(config, directory=stage.directory, match_log=match_log)
             stage.commit()
         return report
     start = time.perf_counter()
     n = config.num_players
     assert n is not None
     env = make_raw(config.variant, n, **config.options)  # bad options fail here, before any work
-    _check_bots(config)  # and bad bot specs
+    _check_bots(config, env)  # and bad bot specs
     k = len(config.bots)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)] if config.tournament else []
     groups = [list(p) for p in pairs] or [list(range(k))]
@@ -184,6 +189,7 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
             histories=config.histories,
             isolate=config.isolate,
             decision_timeout=config.decision_timeout,
+            match_timeout=config.match_timeout,
         )
         for group in groups
     ]
@@ -194,8 +200,9 @@ def evaluate(config: EvalConfig, *, directory: Path | None = None) -> dict[str, 
         with _ray_or_processes(config, config.deals * len(specs)) as workers:
             backend = _ray_backend() if config.ray else None
             results = play_matches(
-                specs, config.deals, workers=workers, progress=config.progress, on_histories=sink, backend=backend
-            )
+                specs, config.deals, workers=workers, progress=config.progress, on_histories=sink, backend=backend,
+                match_log=match_log,
+            )  # fmt: skip
     finally:
         if writer is not None:
             writer.close()
@@ -244,11 +251,14 @@ def _workers(asked: int, deals: int) -> int:
     return asked
 
 
-def _check_bots(config: EvalConfig) -> None:
+def _check_bots(config: EvalConfig, env: Any) -> None:
     """Load every bot once, so that a bad spec fails before any work; isolated bots
-    are loaded in their own processes (this one never imports them)."""
+    are loaded in their own processes (this one never imports them), bot programs
+    started and greeted."""
     for i, spec in enumerate(config.bots):
-        if config.isolate:
+        if is_external(spec):
+            check_external(spec, env, timeout=config.decision_timeout, match_timeout=config.match_timeout)
+        elif config.isolate:
             IsolatedBot(spec, seed=config.seed + i, timeout=config.decision_timeout).close()
         else:
             load(spec, seed=config.seed + i)
@@ -369,7 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
     add = p.add_argument
     add("variant", help="variant or env id: " + ", ".join(ENV_SPECS))
     add("bots", nargs="+", help="bot specs: random, call, heuristic, pretrained:<variant>, path/to/checkpoint.pt, "
-        "module:Class")  # fmt: skip
+        "module:Class, or a bot program: 'cmd:<command line>', tcp://host:port (docs/protocol.md)")  # fmt: skip
     add("-n", "--deals", "--hands", "--games", dest="deals", type=int, default=1000,
         help="deals (duplicate sets) to play; each is played once per seating (default 1000)")  # fmt: skip
     add("-p", "--players", dest="num_players", type=int, default=None,
@@ -409,8 +419,8 @@ def config_from_args(argv: list[str] | None = None) -> EvalConfig:
     """Parse the command line into a validated config."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.decision_timeout is not None and not args.isolate:
-        parser.error("--decision-timeout needs --isolate: only a bot in its own process can be stopped")
+    if args.decision_timeout is not None and not (args.isolate or any(is_external(b) for b in args.bots)):
+        parser.error("--decision-timeout needs --isolate or a bot program: only a bot apart can be stopped")
     out = None if args.no_files else (args.out or f"runs/evaluate/{args.variant}-{time.strftime('%Y%m%d-%H%M%S')}")
     return EvalConfig(
         variant=args.variant,

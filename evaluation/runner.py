@@ -17,6 +17,12 @@ decision. A bot that fails then forfeits its match: the match's result carries
 ``forfeit`` (its other chunks are skipped when playing in this process), the hands
 played before the failure are kept (and their histories written), and the other
 matches go on.
+
+Bot programs (``cmd:``, ``tcp://``: :mod:`evaluation.external`) have one session per
+match and process, reused by that match's chunks (a process holds one match's sessions
+at a time), and always forfeit like isolated bots. ``play_matches(match_log=...)``
+(:mod:`evaluation.matchlog`) logs every chunk as it comes back and plays only the deals
+not logged yet: an interrupted run resumes with the same final result.
 """
 
 from __future__ import annotations
@@ -36,7 +42,9 @@ from agents.base import describe
 from agents.loading import load
 from envs.engine.history import HandRecord, hand_history
 from evaluation.arena import HandRecordLite, MatchResult, lineups, run_match
+from evaluation.external import MATCH_TIMEOUT, ExternalBot, is_external
 from evaluation.isolate import DECISION_TIMEOUT, IsolatedBot
+from evaluation.matchlog import LOG_CHUNK, MatchLog, deal_chunks
 
 HISTORY_FORMATS = ("text", "json", "both")
 MAX_CHUNK = 200  # deals per job: bounds the memory held for hand histories
@@ -61,7 +69,8 @@ class MatchSpec:
     keep_decisions: bool = False  # also keep each hand's list of decisions
     histories: str | None = None  # None, "text", "json" or "both"
     isolate: bool = False  # every bot in its own process; a failing bot forfeits the match
-    decision_timeout: float = DECISION_TIMEOUT  # seconds per decision, with isolate
+    decision_timeout: float = DECISION_TIMEOUT  # seconds per decision, with isolate (and for bot programs)
+    match_timeout: float = MATCH_TIMEOUT  # seconds a bot program may spend answering in the match
 
     def hands_per_deal(self) -> int:
         """Hands played for each deal (one per lineup, or one without duplicate play)."""
@@ -82,6 +91,7 @@ Backend = Callable[[list[Job], tqdm], Iterator[tuple[int, MatchResult]]]  # play
 
 _BOTS: dict[tuple[str, int], Any] = {}  # per process: bots loaded once, reseeded per hand
 _ISOLATED: dict[tuple[str, int, float], IsolatedBot] = {}  # per process: bot processes, reused while alive
+_EXTERNAL: dict[tuple[int, int], ExternalBot] = {}  # per process: (match, bot) -> a bot program's session
 
 
 def _bot(spec: Any, seed: int) -> Any:
@@ -103,20 +113,39 @@ def _isolated_bot(spec: Any, seed: int, timeout: float) -> IsolatedBot:
     return bot
 
 
+def _external_bot(index: int, position: int, spec: MatchSpec) -> ExternalBot:
+    """Match ``index``'s session with its bot program ``position`` (one match's
+    sessions at a time: the others end here)."""
+    for key in [k for k in _EXTERNAL if k[0] != index]:
+        _EXTERNAL.pop(key).close()
+    bot = _EXTERNAL.get((index, position))
+    if bot is None or not bot.alive:
+        bot = _EXTERNAL[(index, position)] = ExternalBot(
+            spec.bots[position], seed=spec.seed + position, timeout=spec.decision_timeout,
+            match_timeout=spec.match_timeout,
+        )  # fmt: skip
+    return bot
+
+
 def close_isolated() -> None:
-    """Stop the bot processes this process started."""
+    """Stop the bot processes this process started (and end bot programs' sessions)."""
     while _ISOLATED:
         _ISOLATED.popitem()[1].close()
+    while _EXTERNAL:
+        _EXTERNAL.popitem()[1].close()
 
 
 def play_chunk(job: Job, on_hand: Callable[[HandRecordLite], None] | None = None) -> tuple[int, MatchResult]:
     """Play one chunk of one match; hand histories become text / JSON here."""
     index, spec, deals = job
-    bots: list[Any]
-    if spec.isolate:
-        bots = [_isolated_bot(b, spec.seed + i, spec.decision_timeout) for i, b in enumerate(spec.bots)]
-    else:
-        bots = [_bot(b, spec.seed + i) for i, b in enumerate(spec.bots)]
+    bots: list[Any] = [
+        _external_bot(index, i, spec)
+        if is_external(b)
+        else _isolated_bot(b, spec.seed + i, spec.decision_timeout)
+        if spec.isolate
+        else _bot(b, spec.seed + i)
+        for i, b in enumerate(spec.bots)
+    ]
 
     def finish(record: HandRecordLite) -> None:
         if spec.histories is not None:
@@ -140,7 +169,7 @@ def play_chunk(job: Job, on_hand: Callable[[HandRecordLite], None] | None = None
         deal_range=deals,
         on_hand=finish,
         seating=spec.seating,
-        forfeit=spec.isolate,
+        forfeit=spec.isolate or any(is_external(b) for b in spec.bots),
         names=[b if isinstance(b, str) else describe(b) for b in spec.bots],
     )
     if result.forfeit is not None:  # it starts afresh in its next match
@@ -192,6 +221,7 @@ def play_matches(
     progress: bool = True,
     on_histories: HistorySink | None = None,
     backend: Backend | None = None,
+    match_log: MatchLog | None = None,
 ) -> list[MatchResult]:
     """Play ``deals`` deals of every match; one merged :class:`MatchResult` per spec.
 
@@ -201,16 +231,25 @@ def play_matches(
     (:func:`evaluation.ray_runner.ray_results` plays them as Ray tasks on the Ray this
     process is connected to; ``workers`` then only sizes the chunks: pass the CPUs that
     :func:`evaluation.ray_cluster.ray_session` yields); the results are the same.
+    ``match_log``: chunks of at most :data:`~evaluation.matchlog.LOG_CHUNK` deals, each
+    logged as it comes back; deals already in the log are not played again (their
+    logged results are merged in).
     """
     if deals < 1:
         raise ValueError(f"deals={deals} is not allowed: play at least one deal")
     if workers < 1:
         raise ValueError(f"workers={workers} is not allowed: expected at least 1")
     _BOTS.clear()  # a checkpoint file may have changed since the last call
-    jobs: list[Job] = [(i, spec, r) for i, spec in enumerate(specs) for r in chunks(deals, workers)]
-    total = sum(spec.hands_per_deal() * deals for spec in specs)
-    parts: list[list[MatchResult]] = [[] for _ in specs]
-    forfeited: set[int] = set()
+    parts: list[list[MatchResult]] = [match_log.parts(i) if match_log else [] for i in range(len(specs))]
+    forfeited = {i for i, p in enumerate(parts) if any(part.forfeit is not None for part in p)}
+    size = len(chunks(deals, workers)[0])
+    jobs: list[Job] = [
+        (i, spec, r)
+        for i, spec in enumerate(specs)
+        if i not in forfeited
+        for r in (deal_chunks(deals, match_log.done(i), min(size, LOG_CHUNK)) if match_log else chunks(deals, workers))
+    ]
+    total = sum(spec.hands_per_deal() * len(r) for _, spec, r in jobs)
     try:
         with tqdm(total=total, unit="hand", disable=not progress, dynamic_ncols=True) as bar:
             chunks_done = backend(jobs, bar) if backend is not None else _results(jobs, workers, bar, forfeited)
@@ -220,6 +259,8 @@ def play_matches(
                 for hand in part.hands:
                     hand.history = None
                 parts[index].append(part)
+                if match_log is not None:
+                    match_log.write(index, part)
                 if part.forfeit is not None:
                     forfeited.add(index)
     finally:

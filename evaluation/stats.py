@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from evaluation.arena import MatchResult, Stat, mean_ci
+from evaluation.external import display_name
 from evaluation.mix import summarize, total
 
 
@@ -46,6 +47,9 @@ def short_name(spec: Any) -> str:
     """``Class`` for ``module:Class``, the file name for a checkpoint path, else the spec."""
     if not isinstance(spec, str):
         return str(getattr(spec, "name", type(spec).__name__))
+    named = display_name(spec)  # a bot program's name= option (a manifest's names)
+    if named:
+        return named
     if spec.endswith((".pt", ".pth")) or "/" in spec or "\\" in spec:
         return PurePath(spec).name
     return spec.rpartition(":")[2] or spec

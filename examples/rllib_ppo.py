@@ -28,7 +28,7 @@ from typing import Any
 
 import torch
 
-import evaluate
+import evaluation.head_to_head as evaluate
 from agents.rllib_agent import MODULES
 from envs.rllib import SEAT_RETURNS, SHARED_MODULE, EnvConfig, ppo_config
 from evaluation.ray_cluster import LOCAL, ray_session

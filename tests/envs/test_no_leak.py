@@ -10,6 +10,10 @@ the seat's view of the hand until the showdown reveals the hands. A second repla
 keeps the cards shown at the showdown and compares the end too (the final view and
 ``info["history"]``). Every step also checks the walk: no state, no function, no
 raw event list, no event the seat must not see.
+
+What a bot program is sent over the line protocol (``evaluation.protocol``: the
+``act`` message with the observation vector, the ``end_hand`` message with payoffs
+and shown cards) is part of what a seat is handed, compared as the exact bytes.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from hypothesis import strategies as st
 
 import envs
 from envs.engine.actions import SPLIT_ACTIONS, SPLIT_BASE
+from evaluation import protocol
 from tests.envs.cases import OPTIONS, PLAYER_RANGE
 from tests.envs.reach import Walk, leaked_events, reach
 
@@ -44,12 +49,25 @@ def handed(raw: Any, agent: str) -> Any:
     given_now = {"observation": raw.observe(agent), "view": raw.public_view(agent), "info": info}
     if "history" in info:
         given_now["history_text"] = str(info["history"])
+    given_now["protocol"] = protocol_message(raw, agent, given_now)
     walk = Walk()
     dump = reach(given_now, agent, walk)
     leaked = leaked_events(walk.events, seat)
     assert not leaked, f"{agent} can reach events it must not see: {leaked[:3]}"
     assert id(raw.state.events) not in walk.containers, "the state's event list is reachable"
     return dump
+
+
+def protocol_message(raw: Any, agent: str, given_now: dict[str, Any]) -> bytes:
+    """The line a bot program in this seat would be sent now: the decision, or at the
+    end the hand's payoffs, shown cards and final view. (The observation vector a bot
+    may ask for is the env's, compared above as ``observation``.)"""
+    view = given_now["view"]
+    if raw.state.is_over:
+        message = protocol.end_hand_message(view, list(raw.state.rewards()), hand=0)
+    else:
+        message = protocol.decision_message(view, hand=0)
+    return protocol.encode(message)
 
 
 def _play(env, deck, actions=None, seed=0, viewer=None):  # type: ignore[no-untyped-def]

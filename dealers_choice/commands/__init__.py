@@ -1,0 +1,1 @@
+"""The subcommands of ``dealers-choice``: each module has ``DESCRIPTION``, ``build_parser`` and ``main``."""
