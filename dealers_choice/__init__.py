@@ -1,0 +1,1 @@
+"""The ``dealers-choice`` command line: one entry point, one module per subcommand."""

@@ -1,0 +1,28 @@
+"use strict";
+// Tabs, the variant and bot lists from /api/info, and the error banner.
+
+function showTab(name) {
+  for (const button of document.querySelectorAll("#tabs button")) button.classList.toggle("active", button.dataset.tab === name);
+  for (const section of document.querySelectorAll("section.tab")) section.hidden = section.id !== "tab-" + name;
+}
+
+async function fillForms() {
+  const info = await guarded(() => api("GET", "info"));
+  if (!info) return;
+  for (const select of document.querySelectorAll(".variant-select")) {
+    select.replaceChildren(...info.variants.map((v) => el("option", { value: v.name }, `${v.title} (${v.name}, ${v.seats[0]}-${v.seats[1]} players)`)));
+  }
+  for (const hint of document.querySelectorAll(".bot-kinds")) {
+    hint.textContent = "bots: " + info.bots.join(", ") + ", or a checkpoint path inside " + info.roots.join(", ");
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll("#tabs button")) button.addEventListener("click", () => showTab(button.dataset.tab));
+  document.getElementById("error-close").addEventListener("click", clearError);
+  fillForms();
+  Replay.init();
+  Watch.init();
+  Play.init();
+  Reports.init();
+});
