@@ -13,15 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from envs.engine.cards import format_card
-from envs.engine.history import hand_history
+from envs.engine.history import hand_history, history_lines
 from envs.engine.state import State
 from envs.render import last_action, shown_cards, street_text
 
 Viewer = int | None
 
 
-def frame(st: State, viewer: Viewer, names: list[str] | None = None) -> dict[str, Any]:
-    """The table as ``viewer`` sees it (JSON types only)."""
+def frame(st: State, viewer: Viewer, names: list[str] | None = None, *, history: bool = True) -> dict[str, Any]:
+    """The table as ``viewer`` sees it (JSON types only). ``history``: with the hand
+    history's lines so far (a replay sends the lines once, see :func:`history_data`,
+    and each frame only its count of ``events``)."""
     shown = shown_cards(st)
     seats = []
     for seat in range(st.n):
@@ -42,9 +44,16 @@ def frame(st: State, viewer: Viewer, names: list[str] | None = None) -> dict[str
         "layout": "chowaha" if st.playing.variant.family == "chowaha" else "row",
         "seats": seats,
         "last": last_action(st, viewer),
-        "history": hand_history(st, viewer).splitlines(),
+        "history": hand_history(st, viewer).splitlines() if history else None,
+        "events": len(st.events),
         "decisions": len(st.decisions),
     }
+
+
+def history_data(final: State, viewer: Viewer) -> list[list[Any]]:
+    """The final state's history lines as ``[events needed, line]`` pairs: a frame
+    with ``k`` events shows the lines needing at most ``k``."""
+    return [[k, line] for k, line in history_lines(final, viewer)]
 
 
 def _seat(st: State, seat: int, cards: list[dict[str, Any]], names: list[str] | None) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from envs.engine.record import HandRecord, RecordError, quoted
 from envs.engine.state import State
 from envs.phh import PHHError, from_phh, from_phh_all, to_phh
 from envs.variants import replay
-from evaluation.web.frames import Viewer, frame, street_marks
+from evaluation.web.frames import Viewer, frame, history_data, street_marks
 
 MAX_HANDS = 5000  # hands read from one file: more is refused (split the file), never cut silently
 
@@ -81,12 +81,17 @@ class Hand:
         states = self.replayed()
         if viewer is not None and not -1 <= viewer < self.record.num_players:
             raise RequestError(f"viewer {viewer} is not allowed: expected -1 (public), a seat 0..{len(self.names) - 1}")
-        frames = [frame(st, viewer, self.names) for st in states]
+        frames = [frame(st, viewer, self.names, history=False) for st in states]
         insight = self.insight or [None] * len(frames)
         for f, seen in zip(frames, insight, strict=True):
             # a bot's thoughts at a decision are as secret as its cards
             f["insight"] = seen if seen is not None and (viewer is None or viewer == seen["seat"]) else None
-        return {"frames": frames, "streets": street_marks(states), "names": self.names}
+        return {
+            "frames": frames,
+            "streets": street_marks(states),
+            "names": self.names,
+            "history": history_data(states[-1], viewer),
+        }
 
     def history(self, viewer: Viewer) -> str:
         """The hand history text as ``viewer`` saw it (None: every card)."""
@@ -117,8 +122,9 @@ def read_hands(name: str, text: str) -> list[Hand]:
         return _checked(name, [_row_hand(f"{name}: hand {i + 1}", row) for i, row in enumerate(data[: MAX_HANDS + 1])])
     try:
         return _checked(name, [_row_hand(name, json.loads(text))])
-    except json.JSONDecodeError:
-        pass
+    except json.JSONDecodeError as err:
+        if name.endswith(".json") or "\n" not in stripped.rstrip():  # one JSON value, not one a line
+            raise RequestError(f"{name}: not JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
     hands = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():

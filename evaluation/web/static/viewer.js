@@ -121,7 +121,8 @@ class HandViewer {
     this.counter.setAttribute("data-position", this.position);
     const streets = this.data.streets.filter((s) => s.frame <= this.position);
     if (streets.length) this.street.value = String(streets[streets.length - 1].frame);
-    this.history.textContent = frame.history.join("\n");
+    const lines = frame.history || this.data.history.filter(([k]) => k <= frame.events).map(([, line]) => line);
+    this.history.textContent = lines.join("\n");
     this.showInsight(frame.insight);
     this.backButton.disabled = this.position === 0;
     this.forwardButton.disabled = this.position === this.frames().length - 1;
