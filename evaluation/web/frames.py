@@ -13,11 +13,21 @@ from __future__ import annotations
 from typing import Any
 
 from envs.engine.cards import format_card
-from envs.engine.history import hand_history, history_lines
+from envs.engine.events import EventKind
+from envs.engine.history import (
+    _event_line,  # the history's own words: the table says no more than it
+    hand_history,
+    history_lines,
+)
 from envs.engine.state import State
 from envs.render import last_action, shown_cards, street_text
 
 Viewer = int | None
+# what a seat said that the table shows by its box (a declaration, a Cowpie split, a
+# Cowboy stay or draw), once the viewer may know it; a new Cowboy deal clears them
+SAID_KINDS = frozenset(
+    {EventKind.DECLARE, EventKind.REVEAL, EventKind.SPLIT, EventKind.SPLIT_REVEAL, EventKind.STAY, EventKind.DRAW}
+)
 
 
 def frame(st: State, viewer: Viewer, names: list[str] | None = None, *, history: bool = True) -> dict[str, Any]:
@@ -25,13 +35,14 @@ def frame(st: State, viewer: Viewer, names: list[str] | None = None, *, history:
     history's lines so far (a replay sends the lines once, see :func:`history_data`,
     and each frame only its count of ``events``)."""
     shown = shown_cards(st)
+    said = said_by_seat(st, viewer)
     seats = []
     for seat in range(st.n):
         cards = []
         for card, up in zip(st.cards[seat], st.up[seat], strict=True):
             seen = up or viewer is None or viewer == seat or card in shown
             cards.append({"card": format_card(card) if seen else None, "up": bool(up)})
-        seats.append(_seat(st, seat, cards, names))
+        seats.append({**_seat(st, seat, cards, names), "said": said.get(seat, "")})
     return {
         "title": st.title,
         "street": street_text(st),
@@ -54,6 +65,20 @@ def history_data(final: State, viewer: Viewer) -> list[list[Any]]:
     """The final state's history lines as ``[events needed, line]`` pairs: a frame
     with ``k`` events shows the lines needing at most ``k``."""
     return [[k, line] for k, line in history_lines(final, viewer)]
+
+
+def said_by_seat(st: State, viewer: Viewer) -> dict[int, str]:
+    """Each seat's latest declaration, split, stay or draw in the viewer's history
+    words (a secret one only for its owner, or every card's viewer)."""
+    said: dict[int, str] = {}
+    for e in st.events:
+        if e.kind == EventKind.SHUFFLE:
+            said.clear()
+        elif e.kind in SAID_KINDS and e.seat >= 0:
+            line = _event_line(e, viewer)
+            if line:
+                said[e.seat] = line.removeprefix(f"player_{e.seat}: ")
+    return said
 
 
 def _seat(st: State, seat: int, cards: list[dict[str, Any]], names: list[str] | None) -> dict[str, Any]:

@@ -52,7 +52,7 @@ function seatNode(frame, seat, corner, boxW) {
     "data-seat": seat.seat,
     style: `left:${corner[0]}px;top:${corner[1]}px;width:${boxW}px;height:${BOX_H}px`,
   });
-  const name = el("div", { class: "name" }, seat.name + (you ? " (you)" : ""));
+  const name = el("div", { class: "name" }, seat.name + (you && seat.name !== "you" ? " (you)" : ""));
   box.append(name);
   if (frame.button === seat.seat) box.append(el("span", { class: "dealer", title: "the button" }, "D"));
   if (seat.folded) box.append(el("span", { class: "folded-tag" }, "folded"));
@@ -76,6 +76,14 @@ function seatNode(frame, seat, corner, boxW) {
   }
   box.append(line);
   const nodes = [box];
+  if (seat.said) {
+    const below = corner[1] + BOX_H / 2 < TABLE_H / 2;
+    const said = el("div", { class: "said", "data-seat": seat.seat, title: seat.said }, seat.said);
+    said.style.left = corner[0] + "px";
+    said.style.width = boxW + "px";
+    said.style.top = (below ? corner[1] + BOX_H + 30 : corner[1] - 48) + "px";
+    nodes.push(said);
+  }
   if (seat.payoff === null && seat.bet > 0) {
     const bet = chipsNode(seat.bet, "bet");
     bet.setAttribute("data-bet", seat.bet);

@@ -18,7 +18,7 @@ function tableRequest(form, play) {
 
 function sessionNode(session, label) {
   const rows = session.seats.map((s) => {
-    const ci = s.half_width === null ? "(interval after 2 hands)" : `± ${s.half_width.toFixed(2)}`;
+    const ci = s.half_width === null ? "after 2 hands" : `± ${s.half_width.toFixed(2)}`;
     return el("tr", { "data-seat": s.seat },
       el("td", {}, s.name), el("td", { class: "num total" }, signed(s.total)),
       el("td", { class: "num" }, s.mean === null ? "—" : signed(s.mean)), el("td", { class: "num" }, ci));
