@@ -12,6 +12,7 @@ class ApiError extends Error {
 
 async function api(method, path, body) {
   const init = { method, headers: {} };
+  if (body === undefined && method === "POST") body = {}; // the server takes only JSON bodies
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

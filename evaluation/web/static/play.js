@@ -14,6 +14,7 @@ const Play = {
     const data = await guarded(() => api("POST", "play", body));
     if (!data) return;
     this.table = data.table;
+    document.getElementById("play-table").dataset.table = data.table;
     document.getElementById("play-history").href = `/api/history/${this.table}?format=text`;
     document.getElementById("play-records").href = `/api/history/${this.table}?format=jsonl`;
     document.getElementById("play-downloads").hidden = false;

@@ -47,6 +47,7 @@ const Watch = {
     const data = await guarded(() => api("POST", "watch", body));
     if (!data) return;
     this.table = data.table;
+    document.getElementById("watch-stage").dataset.table = data.table;
     this.wanted = Number(new FormData(form).get("hands")) || 1;
     this.live = form.elements.live.checked;
     this.running = true;
