@@ -277,3 +277,42 @@ def test_static_page_and_headers(client: Client) -> None:
     assert b"http" not in b"".join(
         line for line in client.raw("GET", "/")[2].splitlines() if b"src=" in line or b"href=" in line
     )
+
+
+def test_a_checkpoint_inside_the_roots_plays(client: Client, web_root: Path) -> None:
+    from agents.loading import pretrained_path
+
+    target = web_root / "checkpoints" / "stud_copy.pt"
+    target.parent.mkdir(exist_ok=True)
+    target.write_bytes(pretrained_path("stud").read_bytes())
+    table = client.ok("POST", "watch", {"variant": "stud", "bots": ["checkpoints/stud_copy.pt", "call"], "seed": 1})
+    assert table["names"][0] == "stud_copy.pt"
+    client.ok("POST", f"watch/{table['table']}/next")
+    frames = client.ok("GET", f"hand/{table['table']}/0?viewer=0")["frames"]
+    assert any(f["insight"] and f["insight"]["probabilities"] for f in frames)
+
+
+def test_a_value_head_is_shown() -> None:
+    """A network saved with its value head: its estimate at the decision, in the
+    network's own (reward-scaled) units."""
+    import numpy as np
+    import torch
+
+    from agents.loading import load
+    from agents.nets import PolicyNet
+    from agents.neural import NeuralAgent
+    from envs.registry import make_raw
+    from evaluation.web.tables import insight
+
+    shipped = load("pretrained:stud")
+    torch.manual_seed(0)
+    agent = NeuralAgent(PolicyNet.from_arch({**shipped.net.arch(), "value": True}), shipped.layout)
+    env = make_raw("stud", 2)
+    env.reset(seed=3)
+    agent_name = env.possible_agents[env.state.current_seat]
+    observation, view = env.observe(agent_name), env.public_view(agent_name)
+    thought = insight(agent, env.state.current_seat, "net", observation, view, env.state)
+    with torch.inference_mode():
+        expected = float(agent.net.values(torch.from_numpy(observation["observation"][None].astype(np.float32)))[0])
+    assert thought["value"] == pytest.approx(expected)
+    assert [p["action"] for p in thought["probabilities"]] == env.state.legal_actions()

@@ -253,6 +253,17 @@ def test_watch_shows_probabilities(page: Page) -> None:
         forward.click()
     assert seen and all(abs(total - 100) < 0.5 for total in seen)
     assert len(page.all("#watch-session tr[data-seat]")) == 2
+    # live: each hand plays as it is dealt, then the next is asked for
+    from selenium.webdriver.support.ui import Select
+
+    page.one("#watch-form [name=live]").click()
+    Select(page.one("#watch-stage .speed")).select_by_visible_text("10×")
+    page.fill("watch-form", bots="heuristic\ncall", seed="8")
+    page.one("#watch-start").click()
+    page.wait_for(lambda: len(page.all("#watch-hands li")) == 2, "two hands dealt live")
+    page.wait_for(lambda: not page.one("#watch-stop").is_enabled(), "the match over")
+    frames = page.api(f"hand/{page.one('#watch-stage').get_attribute('data-table')}/1?viewer=all")["frames"]
+    assert int(page.one("#watch-stage .counter").get_attribute("data-position")) == len(frames) - 1
 
 
 def test_open_a_tournament_report(page: Page) -> None:

@@ -13,7 +13,8 @@ async function fillForms() {
     select.replaceChildren(...info.variants.map((v) => el("option", { value: v.name }, `${v.title} (${v.name}, ${v.seats[0]}-${v.seats[1]} players)`)));
   }
   for (const hint of document.querySelectorAll(".bot-kinds")) {
-    hint.textContent = "bots: " + info.bots.join(", ") + ", or a checkpoint path inside " + info.roots.join(", ");
+    hint.textContent = "bots: " + info.bots.join(", ") + ", or a checkpoint (.pt) inside the root folders";
+    hint.title = "root folders: " + info.roots.join(", ");
   }
 }
 
