@@ -33,6 +33,7 @@ from evaluation.web.tables import Table, TableConfig
 
 MAX_COLLECTIONS = 64  # files and tables held at once; the oldest unused goes first
 MAX_FILE_BYTES = 16 * 2**20  # a file opened from a root folder
+MAX_LISTED = 2000  # rows of a hand list sent at once (the filters narrow it; the count says how many matched)
 READABLE = (".json", ".jsonl", ".phh", ".phhs", ".toml")
 IMAGES = {".png": "image/png"}
 
@@ -119,9 +120,10 @@ class App:
             so a request may use only those the person starting the server listed).
     """
 
-    def __init__(self, roots: Sequence[Path], bots: Sequence[str] = ()) -> None:
+    def __init__(self, roots: Sequence[Path], bots: Sequence[str] = (), max_upload: int | None = None) -> None:
         self.files = Files(roots)
         self.extra_bots = list(bots)
+        self.max_upload = max_upload
         self.store: OrderedDict[str, Any] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -214,6 +216,7 @@ class App:
             "variants": variants,
             "bots": [*BUILTIN, "heuristic", *(PRETRAINED + n for n in pretrained_names()), *self.extra_bots],
             "roots": [str(r) for r in self.files.roots],
+            "max_upload": self.max_upload,
         }
 
     def _collection(self, name: str, text: str) -> Reply:
@@ -237,7 +240,8 @@ class App:
         if result:
             who = query.get("seat", "0")
             rows = [r for r in rows if _result_of(r, who) == result]
-        return {"name": getattr(self._get(key), "name", "table"), "total": len(hands), "hands": rows[:2000]}
+        name = getattr(self._get(key), "name", "table")
+        return {"name": name, "total": len(hands), "matched": len(rows), "hands": rows[:MAX_LISTED]}
 
     def _hand_route(self, parts: list[str], query: dict[str, str]) -> Reply:
         hand = self._hand(parts[1], parts[2])

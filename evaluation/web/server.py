@@ -33,6 +33,7 @@ CONTENT_TYPES = {
     ".png": "image/png",
 }
 DEFAULT_PORT = 8765
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 MAX_UPLOAD = 8 * 2**20
 DRAIN_LIMIT = 256 * 2**20  # a refused body up to this size is read and dropped, never kept
 # nothing but this server: no script, style, font or image from anywhere else
@@ -55,6 +56,7 @@ class Handler(BaseHTTPRequestHandler):
 
     server: Server
     protocol_version = "HTTP/1.1"
+    timeout = 120  # seconds a connection may sit idle mid-request (a stalled client frees its thread)
 
     def log_message(self, format: str, *args: Any) -> None:
         log.info("%s %s", self.address_string(), format % args)
@@ -78,6 +80,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send(reply)
 
     def _route(self, method: str) -> Reply:
+        self._check_host()
         url = urlsplit(self.path)
         parts = [unquote(p) for p in url.path.split("/") if p]
         query = dict(parse_qsl(url.query, max_num_fields=20))
@@ -95,6 +98,16 @@ class Handler(BaseHTTPRequestHandler):
             path = files[parts[1]]
             return Reply(200, path.read_bytes(), CONTENT_TYPES[path.suffix])
         raise RequestError(f"not found: {url.path[:100]}", status=404)
+
+    def _check_host(self) -> None:
+        """On loopback, only requests addressed to loopback: a web page elsewhere whose
+        name is made to point at 127.0.0.1 (DNS rebinding) sends its own Host and is refused."""
+        if not self.server.loopback:
+            return
+        host = self.headers.get("Host", "")
+        name = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
+        if name not in LOOPBACK_NAMES:
+            raise RequestError(f"this server answers only requests for 127.0.0.1 or localhost, not {host[:80]!r}", 421)
 
     def _body(self) -> Any:
         length_text = self.headers.get("Content-Length")
@@ -153,6 +166,7 @@ class Server(ThreadingHTTPServer):
         super().__init__(address, Handler)
         self.app = app
         self.max_upload = max_upload
+        self.loopback = address[0] in ("127.0.0.1", "localhost", "::1")
 
     @property
     def url(self) -> str:
@@ -169,7 +183,7 @@ def make_server(
     max_upload: int = MAX_UPLOAD,
 ) -> Server:
     """A server bound to ``host:port`` (port 0: any free one), not started yet."""
-    return Server((host, port), App(roots, bots), max_upload)
+    return Server((host, port), App(roots, bots, max_upload), max_upload)
 
 
 def start_in_thread(server: Server) -> threading.Thread:

@@ -28,6 +28,7 @@ from evaluation.web.frames import frame
 from evaluation.web.hands import Hand, RequestError
 
 MAX_HANDS_PER_TABLE = 1000  # a table keeps every hand for the history download
+KEEP_STEPS = 50  # hands whose steps stay in memory; older ones replay from their records when opened
 PLAIN = Cards(color=False)
 
 
@@ -116,6 +117,9 @@ class Table:
         hand.states = [*self._states, state.clone()]
         hand.insight = [*self._insight, None]
         self.hands.append(hand)
+        if len(self.hands) > KEEP_STEPS:  # a long Cowboy session: drop old copies, the record replays them
+            old = self.hands[-KEEP_STEPS - 1]
+            old.final, old.states = old.last(), None
         self.results.append([float(r) for r in state.rewards()])
         self.in_hand = False
         return hand

@@ -316,3 +316,31 @@ def test_a_value_head_is_shown() -> None:
         expected = float(agent.net.values(torch.from_numpy(observation["observation"][None].astype(np.float32)))[0])
     assert thought["value"] == pytest.approx(expected)
     assert [p["action"] for p in thought["probabilities"]] == env.state.legal_actions()
+
+
+def test_a_rebound_host_name_is_refused(client: Client) -> None:
+    """DNS rebinding: a page elsewhere whose name now points at 127.0.0.1 sends its own Host."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    url = urlsplit(client.url)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+    connection.request("GET", "/api/info", headers={"Host": "evil.example:8765"})
+    response = connection.getresponse()
+    assert response.status == 421 and b"127.0.0.1" in response.read()
+    connection.close()
+    assert client.ok("GET", "info")["max_upload"] == 2 * 2**20
+
+
+def test_old_hands_of_a_long_table_replay_from_their_records() -> None:
+    from agents.loading import load
+    from evaluation.web.tables import KEEP_STEPS, Table, TableConfig
+
+    table = Table(TableConfig("toy_stud", ("random",), seed=1), lambda spec, seed: load(spec, seed=seed))
+    for _ in range(KEEP_STEPS + 2):
+        table.watch_hand()
+    first = table.hands[0]
+    assert first.states is None and first.insight is not None
+    frames = first.frames(None)["frames"]  # replayed from the record: the same steps, the bot's thoughts kept
+    assert len(frames) == len(first.insight) and frames[-1]["over"]
+    assert any(f["insight"] for f in frames)

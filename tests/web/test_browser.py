@@ -76,9 +76,12 @@ class Page:
         return self.driver.find_element(self.by.CSS_SELECTOR, css)
 
     def wait_for(self, condition: Callable[[], Any], what: str) -> Any:
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.support.ui import WebDriverWait
 
-        return WebDriverWait(self.driver, WAIT).until(lambda _: condition(), message=f"waited for {what}")
+        # a node read while the page redraws the table is stale: look again
+        wait = WebDriverWait(self.driver, WAIT, ignored_exceptions=(StaleElementReferenceException,))
+        return wait.until(lambda _: condition(), message=f"waited for {what}")
 
     def tab(self, name: str) -> None:
         self.one(f"#tabs button[data-tab={name}]").click()
@@ -166,7 +169,8 @@ def test_replay_steps_through_a_record(page: Page, web_root: Path) -> None:
     Select(page.one("#replay-stage .viewer-select")).select_by_value("1")
     page.wait_for(lambda: "seen by player_1" in page.one("#replay-stage .who").text, "player_1's view")
     at = position(page)
-    for seat, cards in page.table_state("#replay-stage")["seats"].items():
+    drawn = page.wait_for(lambda: page.table_state("#replay-stage"), "player_1's table")
+    for seat, cards in drawn["seats"].items():
         ups = states[at].up[seat]
         assert [c is not None for c in cards] == [up or seat == 1 for up in ups]
     Select(page.one("#replay-stage .speed")).select_by_visible_text("10×")
@@ -281,6 +285,19 @@ def test_open_a_tournament_report(page: Page) -> None:
     page.wait_for(lambda: page.driver.execute_script("return arguments[0].naturalWidth", plot) > 0, "the plot")
     page.one(".open-hands").click()
     page.wait_for(lambda: len(page.all("#hand-list li")) > 0, "the report's hands in Replay")
+    every = len(page.all("#hand-list li"))
+    from selenium.webdriver.support.ui import Select
+
+    Select(page.one("#filter-showdown")).select_by_value("yes")
+    page.wait_for(lambda: len(page.all("#hand-list li")) < every, "the showdown filter")
+    assert all("(showdown)" in li.text for li in page.all("#hand-list li"))
+    Select(page.one("#filter-showdown")).select_by_value("")
+    Select(page.one("#filter-seat")).select_by_value("heuristic")
+    Select(page.one("#filter-result")).select_by_value("won")
+    page.wait_for(lambda: len(page.all("#hand-list li")) < every, "the result filter")
+    for li in page.all("#hand-list li"):
+        result = li.find_element(page.by.CSS_SELECTOR, ".hint").text
+        assert "heuristic +" in result, result
     assert page.error() == ""
 
 

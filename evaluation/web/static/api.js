@@ -1,7 +1,7 @@
 "use strict";
 // The page's one way to the server: JSON in, JSON out; a refusal's message is shown as the server wrote it.
 
-const MAX_UPLOAD_BYTES = 8 * 1024 * 1024; // the server's default limit; it says so itself when set otherwise
+let maxUpload = 8 * 1024 * 1024; // the server's limit (serve --max-upload-mb), from /api/info
 
 class ApiError extends Error {
   constructor(message, status) {

@@ -9,6 +9,7 @@ function showTab(name) {
 async function fillForms() {
   const info = await guarded(() => api("GET", "info"));
   if (!info) return;
+  if (info.max_upload) maxUpload = info.max_upload;
   for (const select of document.querySelectorAll(".variant-select")) {
     select.replaceChildren(...info.variants.map((v) => el("option", { value: v.name }, `${v.title} (${v.name}, ${v.seats[0]}-${v.seats[1]} players)`)));
   }
@@ -22,8 +23,21 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll("#tabs button")) button.addEventListener("click", () => showTab(button.dataset.tab));
   document.getElementById("error-close").addEventListener("click", clearError);
   fillForms();
+  document.addEventListener("keydown", stepKeys);
   Replay.init();
   Watch.init();
   Play.init();
   Reports.init();
 });
+
+// Arrow keys step the hand on screen (Replay or Watch), space plays or pauses; not while typing.
+function stepKeys(event) {
+  if (event.target.closest("input, textarea, select")) return;
+  const viewer = !document.getElementById("tab-replay").hidden ? Replay.viewer : !document.getElementById("tab-watch").hidden ? Watch.viewer : null;
+  if (!viewer || !viewer.data) return;
+  if (event.key === "ArrowRight") viewer.go(viewer.position + 1);
+  else if (event.key === "ArrowLeft") viewer.go(viewer.position - 1);
+  else if (event.key === " ") viewer.toggle();
+  else return;
+  event.preventDefault();
+}

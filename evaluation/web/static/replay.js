@@ -23,8 +23,8 @@ const Replay = {
   async upload(input) {
     const file = input.files[0];
     if (!file) return;
-    if (file.size > MAX_UPLOAD_BYTES) {
-      showError(`${file.name} is ${file.size} bytes; the server takes uploads up to ${MAX_UPLOAD_BYTES} bytes`);
+    if (file.size > maxUpload) {
+      showError(`${file.name} is ${file.size} bytes; the server takes uploads up to ${maxUpload} bytes`);
       input.value = "";
       return;
     }
@@ -55,7 +55,8 @@ const Replay = {
     const list = document.getElementById("hand-list");
     list.replaceChildren();
     for (const row of data.hands) list.append(this.row(row));
-    document.getElementById("hand-count").textContent = `${data.hands.length} of ${data.total} hand(s) shown`;
+    const listed = data.hands.length < data.matched ? ` (the first ${data.hands.length} listed)` : "";
+    document.getElementById("hand-count").textContent = `${data.matched} of ${data.total} hand(s) match${listed}`;
     if (first && data.hands.length) this.pick(data.hands[0].index);
   },
 
