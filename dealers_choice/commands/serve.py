@@ -29,9 +29,11 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line (``dealers-choice serve --help``)."""
+    paragraphs = (__doc__ or DESCRIPTION).split("\n\n")
     p = argparse.ArgumentParser(
         prog="dealers-choice serve",
-        description=__doc__.split("\n\n")[1] if __doc__ else DESCRIPTION,
+        description=paragraphs[1] if len(paragraphs) > 1 else DESCRIPTION,
+        epilog="\n\n".join(paragraphs[2:]).replace("::", ":"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
