@@ -344,3 +344,19 @@ def test_old_hands_of_a_long_table_replay_from_their_records() -> None:
     frames = first.frames(None)["frames"]  # replayed from the record: the same steps, the bot's thoughts kept
     assert len(frames) == len(first.insight) and frames[-1]["over"]
     assert any(f["insight"] for f in frames)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_history_lines_give_each_moments_history(web_root: Path, variant: str) -> None:
+    """The page shows a step's history as the final history's lines needing at most
+    that step's events: exactly what hand_history prints at that step, for every viewer."""
+    from envs.engine.history import hand_history, history_lines
+
+    record = HandRecord.from_json((web_root / f"{variant}.json").read_text())
+    states = []
+    final = replay(record, on_decision=lambda st: states.append(st.clone()))
+    for viewer in (None, 0, 1):
+        lines = history_lines(final, viewer)
+        for st in [*states, final]:
+            shown = [line for k, line in lines if k <= len(st.events)]
+            assert shown == hand_history(st, viewer).splitlines(), (viewer, len(st.events))
