@@ -34,6 +34,7 @@ from evaluation.web.tables import Table, TableConfig
 MAX_COLLECTIONS = 64  # files and tables held at once; the oldest unused goes first
 MAX_FILE_BYTES = 16 * 2**20  # a file opened from a root folder
 MAX_LISTED = 2000  # rows of a hand list sent at once (the filters narrow it; the count says how many matched)
+MAX_SEATS = 20  # the most any variant seats (Chowaha, dealer's choice); each variant checks its own range
 READABLE = (".json", ".jsonl", ".phh", ".phhs", ".toml")
 IMAGES = {".png": "image/png"}
 
@@ -272,11 +273,11 @@ class App:
         except (KeyError, ValueError):
             raise RequestError(f"unknown variant {variant[:60]!r}; variants: {', '.join(ENV_SPECS)}") from None
         bots = _field(body, "bots", list)
-        if not bots or len(bots) > 8 or not all(isinstance(b, str) and b for b in bots):
-            raise RequestError("bots: expected a list of 1 to 8 bot specs (text)")
+        if not bots or len(bots) > MAX_SEATS or not all(isinstance(b, str) and b for b in bots):
+            raise RequestError(f"bots: expected a list of 1 to {MAX_SEATS} bot specs (text)")
         players = body.get("players")
-        if players is not None and (type(players) is not int or not 2 <= players <= 8):
-            raise RequestError("players: expected an int 2..8 or nothing")
+        if players is not None and (type(players) is not int or not 2 <= players <= MAX_SEATS):
+            raise RequestError(f"players: expected an int 2..{MAX_SEATS} or nothing (the variant allows fewer)")
         seed = body.get("seed")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**32):
             raise RequestError("seed: expected an int 0..2**32-1 or nothing")

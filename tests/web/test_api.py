@@ -228,6 +228,7 @@ def test_requests_are_checked(client: Client) -> None:
         ("POST", "watch", {"variant": "stud", "bots": ["/etc/passwd.pt"]}, 403, "outside"),
         ("POST", "watch", {"variant": "stud", "bots": ["call"], "options": {"ante": "lots"}}, 400, "ante"),
         ("POST", "watch", {"variant": "stud", "bots": ["call"], "players": 99}, 400, "players"),
+        ("POST", "watch", {"variant": "razz", "bots": ["call"], "players": 12}, 400, "players"),
         ("POST", "play", {"variant": "stud", "bots": ["call"], "seat": 5}, 400, "seat"),
         ("POST", "open", {"path": "/etc/passwd"}, 403, "outside"),
         ("POST", "open", {"path": "../../../../etc/passwd"}, 403, "outside"),
