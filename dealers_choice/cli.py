@@ -49,6 +49,12 @@ COMMANDS: tuple[Command, ...] = (
         function="main",
         summary="bots in any language (cmd:, tcp://, manifests) over the line protocol (docs/protocol.md)",
     ),
+    Command(
+        name="serve",
+        module="dealers_choice.commands.serve",
+        function="main",
+        summary="the table in the browser: replay, watch, play and reports (docs/web.md)",
+    ),
     Command(name="play", module="evaluation.play", function="main", summary="play against bots in the terminal"),
     Command(name="solve", module="training.solve", function="main", summary="CFR on toy stud: an exact equilibrium"),
     Command(

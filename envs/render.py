@@ -139,7 +139,7 @@ def table_image(st: State, viewer: int | None, *, title: str = "") -> np.ndarray
     """The table as ``viewer`` sees it: an ``(HEIGHT, WIDTH, 3)`` uint8 RGB array."""
     image = felt().copy()
     draw = ImageDraw.Draw(image)
-    shown = _shown_cards(st)
+    shown = shown_cards(st)
     box_w, corners = seat_layout(st.n)
     anchor = viewer if viewer is not None and viewer >= 0 else 0
     for seat in range(st.n):
@@ -161,7 +161,7 @@ def _hand(st: State, seat: int) -> Iterable[tuple[int, bool]]:
     return zip(st.cards[seat], st.up[seat], strict=True)
 
 
-def _shown_cards(st: State) -> set[int]:
+def shown_cards(st: State) -> set[int]:
     """Cards shown at a showdown of the current deal (a new Cowboy deal, a ``shuffle``
     event, reshuffles every card, so earlier shows no longer count)."""
     shown: set[int] = set()
@@ -264,15 +264,21 @@ def _draw_middle(image: Image.Image, draw: ImageDraw.ImageDraw, st: State) -> No
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, st: State, viewer: int | None, title: str) -> None:
-    street = st.street_label
-    if st.playing.variant.episode == "game":  # the Cowboy family: one game of many deals
-        game = st.family
-        street = f"deal {game.deal}" + (f", {game.phase}" if game.phase else "")
-    street = "hand over" if st.is_over else street
     draw.text((10, 8), title or st.title, fill=TEXT, font=font(14, bold=True))
-    draw.text((10, 28), street, fill=DIM_TEXT, font=font(12))
+    draw.text((10, 28), street_text(st), fill=DIM_TEXT, font=font(12))
     who = "every card" if viewer is None else ("public view" if viewer < 0 else f"seen by player_{viewer}")
     draw.text((WIDTH - 10, 8), who, fill=DIM_TEXT, font=font(12), anchor="ra")
+
+
+def street_text(st: State) -> str:
+    """Where the hand is, as the header says it: the street, a Cowboy game's deal and
+    phase, or "hand over"."""
+    if st.is_over:
+        return "hand over"
+    if st.playing.variant.episode == "game":  # the Cowboy family: one game of many deals
+        game = st.family
+        return f"deal {game.deal}" + (f", {game.phase}" if game.phase else "")
+    return st.street_label
 
 
 def _draw_footer(draw: ImageDraw.ImageDraw, st: State, viewer: int | None) -> None:

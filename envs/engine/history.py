@@ -18,7 +18,7 @@ from envs.engine.game import Game
 from envs.engine.record import HandRecord, RecordError, RecordFormatError, RecordMismatchError
 from envs.engine.state import State
 
-__all__ = ["HandRecord", "RecordError", "RecordFormatError", "RecordMismatchError", "hand_history"]
+__all__ = ["HandRecord", "RecordError", "RecordFormatError", "RecordMismatchError", "hand_history", "history_lines"]
 
 _SHOWN_KINDS = {"ante", "blind", "action", "reveal", "award", "stay", "draw", "note", "split_reveal", "dummy"}
 
@@ -36,29 +36,37 @@ def _options_text(game: Game) -> str:
 def hand_history(state: State, viewer: int | None = None) -> str:
     """The hand as text. ``viewer=None`` shows every card (omniscient); a seat number
     shows only what that seat saw: its own cards, face-up cards and shown hands."""
+    return "\n".join(line for _, line in history_lines(state, viewer))
+
+
+def history_lines(state: State, viewer: int | None = None) -> list[tuple[int, str]]:
+    """The lines of :func:`hand_history`, each with how many events of the log it
+    needs: a replayer at a moment with ``k`` events shows the lines needing at most
+    ``k``, without formatting the history again for every moment of a long game."""
     game = state.game
     lines = [
-        f"Dealer's Choice: {game.variant.title} ({game.name}), {game.num_players} players",
-        f"Options: {_options_text(game)}",
-        f"Button: {_name(state.button)}",
+        (0, f"Dealer's Choice: {game.variant.title} ({game.name}), {game.num_players} players"),
+        (0, f"Options: {_options_text(game)}"),
+        (0, f"Button: {_name(state.button)}"),
     ]
     dealt: dict[int, list[tuple[int, bool]]] = {}
-    for e in state.events:
+    for i, e in enumerate(state.events):
         if e.kind == "deal":
             dealt.setdefault(e.seat, []).append((e.cards[0], e.up))
             continue
         if dealt:
-            lines += _deal_lines(dealt, viewer)
+            lines += [(i, line) for line in _deal_lines(dealt, viewer)]
             dealt = {}
         line = _event_line(e, viewer)
         if line:
-            lines.append(line)
+            lines.append((i + 1, line))
+    end = len(state.events)
     if dealt:
-        lines += _deal_lines(dealt, viewer)
+        lines += [(end, line) for line in _deal_lines(dealt, viewer)]
     if state.payoff is not None:
-        lines.append("*** SUMMARY ***")
-        lines += [f"{_name(s)}: {p:+d}" for s, p in enumerate(state.payoff)]
-    return "\n".join(lines)
+        lines.append((end, "*** SUMMARY ***"))
+        lines += [(end, f"{_name(s)}: {p:+d}") for s, p in enumerate(state.payoff)]
+    return lines
 
 
 def _deal_lines(dealt: dict[int, list[tuple[int, bool]]], viewer: int | None) -> list[str]:

@@ -18,6 +18,7 @@ The checks, in order (the first disagreement raises, naming it exactly):
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -47,16 +48,24 @@ _BIT_GENERATORS = {
 }
 
 
-def replay_record(record: HandRecord, game: Game, *, key: bytes | None = None) -> State:
+def replay_record(
+    record: HandRecord,
+    game: Game,
+    *,
+    key: bytes | None = None,
+    on_decision: Callable[[State], None] | None = None,
+) -> State:
     """Play ``record`` again on ``game`` and return the state; raise
     :class:`RecordMismatchError` at the first disagreement. (``envs.variants.replay``
-    builds the game a record describes and calls this.)"""
+    builds the game a record describes and calls this.) ``on_decision`` sees the state
+    before each decision is applied (a replayer steps through the hand with it; it must
+    not change the state: clone it to keep it)."""
     if key is not None:
         record.check_mac(key)
     game = _checked_game(record, game)
     state = _start(record, game)
     _check_stacks(record, state)
-    _play(record, state)
+    _play(record, state, on_decision)
     if record.version >= 2:
         _check_dealt(record, state, complete=True)
     _check_payoffs(record, state)
@@ -169,9 +178,11 @@ def _chips(value: int | None) -> str:
 
 
 # ----------------------------------------------------------------- the play
-def _play(record: HandRecord, state: State) -> None:
+def _play(record: HandRecord, state: State, on_decision: Callable[[State], None] | None = None) -> None:
     total = len(record.decisions)
     for i, (seat, action) in enumerate(record.decisions):
+        if on_decision is not None:
+            on_decision(state)
         where = f"decision {i + 1} of {total} (player_{seat}: {state.action_name(action)})"
         if state.is_over:
             _check_dealt(record, state, complete=False)

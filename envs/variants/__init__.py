@@ -10,6 +10,7 @@ adding a variant is adding its object to a family and its name to this tuple.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from envs.engine.game import Game
@@ -51,7 +52,9 @@ def make_game(name: str, num_players: int, **options: Any) -> Game:
     return get_variant(name).game(num_players, **options)
 
 
-def replay(record: HandRecord, *, key: bytes | None = None) -> State:
+def replay(
+    record: HandRecord, *, key: bytes | None = None, on_decision: Callable[[State], None] | None = None
+) -> State:
     """Play a recorded hand again on the game its record describes and check every card,
     stack, option, action and payoff (see :func:`~envs.engine.replay.replay_record`).
 
@@ -67,4 +70,4 @@ def replay(record: HandRecord, *, key: bytes | None = None) -> State:
         game = variant.game(record.num_players, **record_inputs(record, variant.option_names))
     except ValueError as err:
         raise RecordFormatError(f"options: the record's game cannot be built: {err}") from None
-    return replay_record(record, game, key=key)
+    return replay_record(record, game, key=key, on_decision=on_decision)
