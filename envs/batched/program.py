@@ -1,0 +1,150 @@
+"""Running the stages: starting, finishing and advancing every table's program.
+
+The scalar ``State.run`` loop (skip a contested-only step once one player is left,
+start a step once, ask it for an actor, finish it) becomes one sweep over the stages
+in order: a table that finishes stage ``j`` is at ``j + 1`` when the sweep reaches it,
+so a whole cascade (the last call of a street, the next street's cards, a round in
+which nobody can act, the showdown) happens in one sweep with masks and no branch on
+a table. With ``sync_free=False`` (the CPU default) stages no table is at are skipped
+after one ``any()``; the results are the same either way.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from envs.batched import betting as bet
+from envs.batched.dealing import bring_in_opener, deal_street, open_pair, showing_opener
+from envs.batched.hands import TorchHands
+from envs.batched.observe import Observer
+from envs.batched.showdown import award
+from envs.batched.spec import Spec, Stage
+from envs.batched.state import TableState
+from envs.engine.actions import DECLARE_LOW, SPLIT_BASE
+from envs.variants.cowpie.rules import SPLIT_PHASE
+
+__all__ = ["DECISIONS", "Program"]
+
+DECISIONS = ("bet", "declare", "split")
+KINDS = ("deal", "bet", "declare", "split", "phase", "reveal", "showdown")
+
+
+class Program:
+    """The stages of a spec, run on a :class:`TableState` (see the module docstring)."""
+
+    def __init__(self, spec: Spec, seats: bet.Seats, hands: TorchHands, observer: Observer, sync_free: bool) -> None:
+        self.spec, self.seats, self.hands, self.observer = spec, seats, hands, observer
+        self.sync_free = sync_free
+        device = seats.index.device
+        stages = list(spec.stages) + [Stage(kind="showdown", contested_only=False)]  # pc past the end: done
+        self.kind = torch.tensor([KINDS.index(s.kind) for s in stages], device=device)
+        self.bring_in_street = torch.tensor([s.kind == "bet" and s.bring_in for s in stages], device=device)
+
+    def _label(self, text: str) -> int:
+        labels = self.observer.labels
+        return labels.index(text) if text in labels else -1
+
+    # -------------------------------------------------------------- stages
+    def _start(self, s: TableState, stage: Stage, m: torch.Tensor) -> None:
+        seats = self.seats
+        if stage.kind in ("deal", "phase"):
+            label = self._label(stage.label)
+            if label >= 0:
+                s.label = torch.where(m, label, s.label)
+            if stage.kind == "deal":
+                deal_street(s, seats, m, stage)
+        elif stage.kind == "bet":
+            unit = torch.full_like(s.bet_unit, stage.unit)
+            if stage.open_pair_unit:
+                unit = torch.where(open_pair(s), stage.open_pair_unit, unit)
+            if stage.bring_in:
+                first = bring_in_opener(s, seats, stage.low_game)
+            else:
+                first = showing_opener(s, seats, stage.low_game)
+            bet.start_round(s, seats, m, stage.street, unit, first, stage.bring_in)
+        elif stage.kind == "declare":
+            s.declared = torch.where(m.unsqueeze(1), -1, s.declared)
+            s.revealed = s.revealed & ~m
+            s.actor = torch.where(m, self._first_undecided(s, s.declared), s.actor)
+        elif stage.kind == "split":
+            label = self._label(SPLIT_PHASE)
+            if label >= 0:
+                s.label = torch.where(m, label, s.label)
+            five, two, legal = self.hands.cowpie_splits(s.cards, ~s.up)
+            m3 = m.view(-1, 1, 1)
+            s.split_five = torch.where(m3, five, s.split_five)
+            s.split_two = torch.where(m3, two, s.split_two)
+            s.split_legal = torch.where(m3, legal, s.split_legal)
+            s.chosen = torch.where(m.unsqueeze(1), -1, s.chosen)
+            s.actor = torch.where(m, self._first_undecided(s, s.chosen), s.actor)
+        elif stage.kind == "reveal":
+            s.split_public = torch.where(m.unsqueeze(1), ~s.folded & (s.chosen >= 0), s.split_public)
+        else:
+            award(s, self.spec, self.hands, m)
+
+    def _first_undecided(self, s: TableState, choice: torch.Tensor) -> torch.Tensor:
+        return self.seats.first(~s.folded & (choice < 0), (s.button + 1) % self.seats.p)
+
+    def advance(self, s: TableState) -> None:
+        """Run every table on to its next decision or the end of its hand."""
+        for j, stage in enumerate(self.spec.stages):
+            at = (s.pc == j) & ~s.done
+            if not self.sync_free and not bool(at.any()):
+                continue
+            skip = at & (bet.live_count(s) <= 1) if stage.contested_only else torch.zeros_like(at)
+            enter = at & ~skip & ~s.started
+            self._start(s, stage, enter)
+            s.started = s.started | enter
+            fin = at & ~skip
+            if stage.kind in DECISIONS:
+                fin = fin & (s.actor < 0)
+            if stage.kind == "declare":
+                s.revealed = s.revealed | fin
+            move = skip | fin
+            s.pc = torch.where(move, j + 1, s.pc)
+            s.started = s.started & ~move
+
+    # ------------------------------------------------------------ decisions
+    def kind_at(self, s: TableState) -> torch.Tensor:
+        return self.kind[s.pc]
+
+    def mask(self, s: TableState) -> torch.Tensor:
+        """``[B, A]`` legal actions of every table's actor (all False when done)."""
+        spec, kind = self.spec, self.kind_at(s)
+        mask = bet.bet_mask(s, self.seats, spec.num_actions, spec.bring_in, spec.raise_cap, spec.cap_heads_up)
+        mask = mask & (kind == KINDS.index("bet")).unsqueeze(1)
+        if spec.declare:
+            on = kind == KINDS.index("declare")
+            mask[:, DECLARE_LOW : DECLARE_LOW + 3] |= on.unsqueeze(1)
+        if spec.split:
+            on = kind == KINDS.index("split")
+            legal = s.split_legal.gather(1, s.actor.clamp(min=0).view(-1, 1, 1).expand(-1, 1, 21)).squeeze(1)
+            if any(st.forfeit for st in spec.stages if st.kind == "split"):
+                legal = torch.ones_like(legal)
+            mask[:, SPLIT_BASE : SPLIT_BASE + 21] |= legal & on.unsqueeze(1)
+        return mask & ~s.done.unsqueeze(1)
+
+    def apply(self, s: TableState, action: torch.Tensor) -> None:
+        """Every live table's actor takes ``action``; then every table runs on."""
+        kind = self.kind_at(s)
+        live = ~s.done
+        n = s.n_decisions
+        cols = s.decisions.shape[1]
+        write = live & (n < cols)
+        s.decisions.scatter_(1, n.clamp(max=cols - 1).unsqueeze(1), torch.where(
+            write, action.to(torch.int8), s.decisions.gather(1, n.clamp(max=cols - 1).unsqueeze(1)).squeeze(1)
+        ).unsqueeze(1))
+        s.n_decisions = n + live.long()
+        on_bet = live & (kind == KINDS.index("bet"))
+        chips = self.observer.chips
+        bet.apply_bet(s, self.seats, on_bet, action, self.spec.bring_in, self.bring_in_street[s.pc], chips)
+        hot = self.seats.onehot(s.actor)
+        if self.spec.declare:
+            on = (live & (kind == KINDS.index("declare"))).unsqueeze(1) & hot
+            s.declared = torch.where(on, (action - DECLARE_LOW).unsqueeze(1), s.declared)
+            s.actor = torch.where(on.any(1), self._first_undecided(s, s.declared), s.actor)
+        if self.spec.split:
+            on = (live & (kind == KINDS.index("split"))).unsqueeze(1) & hot
+            s.chosen = torch.where(on, (action - SPLIT_BASE).unsqueeze(1), s.chosen)
+            s.actor = torch.where(on.any(1), self._first_undecided(s, s.chosen), s.actor)
+        self.advance(s)
