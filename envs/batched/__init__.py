@@ -5,7 +5,7 @@
 (observation, action mask, seat, rewards, done). See docs/batched.md.
 """
 
-from envs.batched.spec import NoBatchedForm
+from envs.batched.spec import NoBatchedFormError
 from envs.batched.table import BatchedIllegalActionError, BatchStep, TableBatch, make
 
-__all__ = ["BatchStep", "BatchedIllegalActionError", "NoBatchedForm", "TableBatch", "make"]
+__all__ = ["BatchStep", "BatchedIllegalActionError", "NoBatchedFormError", "TableBatch", "make"]

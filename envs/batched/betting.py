@@ -172,7 +172,9 @@ def apply_bet(
     kind = torch.where(
         fold,
         0,
-        torch.where(call, torch.where(to_call == 0, 1, 2), torch.where(post, 3, torch.where(completing | ~opened, 4, 5))),
+        torch.where(
+            call, torch.where(to_call == 0, 1, 2), torch.where(post, 3, torch.where(completing | ~opened, 4, 5))
+        ),
     )
     _log_action(s, m, a, kind, chips(new_total))  # type: ignore[operator]
     s.seat_epoch = torch.where(hot, s.epoch.unsqueeze(1), s.seat_epoch)

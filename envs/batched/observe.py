@@ -5,19 +5,21 @@ event log; here each piece class has a batched writer that computes the same val
 from the table state for a viewer seat per table. The layout (piece order, sizes,
 offsets) is the scalar game's list of pieces, so the two vectors agree index for
 index. One-hot entries are scattered into a spare last column when absent, so no
-table needs a branch. A piece class without a writer raises ``NoBatchedForm``.
+table needs a branch. A piece class without a writer raises ``NoBatchedFormError``.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import torch
 
 from envs.batched.betting import Seats
-from envs.batched.spec import NoBatchedForm, Spec
+from envs.batched.spec import NoBatchedFormError, Spec
 from envs.batched.state import TableState
 from envs.engine import observation as obs
+from envs.engine.actions import SPLIT_PAIRS
 from envs.engine.scaling import LINEAR_UNITS
 from envs.variants.cowpie.pieces import SPLIT_ROW, Splits
 
@@ -30,8 +32,12 @@ def chips_to_units(amount: torch.Tensor, unit: int) -> torch.Tensor:
     x = amount.double()
     linear = x / unit
     size = x.abs().clamp(min=1.0)
-    soft = LINEAR_UNITS * (1.0 + torch.log(size) - torch.log(torch.tensor(float(unit), dtype=torch.float64))
-                           - torch.log(torch.tensor(float(LINEAR_UNITS), dtype=torch.float64)))
+    soft = LINEAR_UNITS * (
+        1.0
+        + torch.log(size)
+        - torch.log(torch.tensor(float(unit), dtype=torch.float64))
+        - torch.log(torch.tensor(float(LINEAR_UNITS), dtype=torch.float64))
+    )
     out = torch.where(x.abs() <= LINEAR_UNITS * unit, linear, torch.where(x >= 0, soft, -soft))
     return out.float()
 
@@ -61,7 +67,9 @@ class Observer:
         for piece in spec.pieces:
             writer = writers.get(type(piece))
             if writer is None:
-                raise NoBatchedForm(f"{spec.game.name}: the observation piece {type(piece).__name__} has no batched form")
+                raise NoBatchedFormError(
+                    f"{spec.game.name}: the observation piece {type(piece).__name__} has no batched form"
+                )
             self.writers.append((offset, piece, writer))
             offset += piece.size
         self.labels = next((list(p.labels) for p in spec.pieces if isinstance(p, obs.StreetPiece)), [])
@@ -157,17 +165,17 @@ class Observer:
         flag = base.squeeze(2) + 104
         v.hot(out, torch.where(seen & legal, flag, v.none))
 
-    _pairs: dict[torch.device, tuple[torch.Tensor, torch.Tensor]] = {}
-
     def spec_pairs(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-        from envs.engine.actions import SPLIT_PAIRS
+        """The two positions of each split's two-card hand."""
+        return _split_pairs(device)
 
-        if device not in self._pairs:
-            self._pairs[device] = (
-                torch.tensor([a for a, _ in SPLIT_PAIRS], device=device),
-                torch.tensor([b for _, b in SPLIT_PAIRS], device=device),
-            )
-        return self._pairs[device]
+
+@functools.cache
+def _split_pairs(device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    return (
+        torch.tensor([a for a, _ in SPLIT_PAIRS], device=device),
+        torch.tensor([b for _, b in SPLIT_PAIRS], device=device),
+    )
 
 
 class _View:

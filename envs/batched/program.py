@@ -36,7 +36,7 @@ class Program:
         self.spec, self.seats, self.hands, self.observer = spec, seats, hands, observer
         self.sync_free = sync_free
         device = seats.index.device
-        stages = list(spec.stages) + [Stage(kind="showdown", contested_only=False)]  # pc past the end: done
+        stages = [*spec.stages, Stage(kind="showdown", contested_only=False)]  # pc past the end: done
         self.kind = torch.tensor([KINDS.index(s.kind) for s in stages], device=device)
         self.bring_in_street = torch.tensor([s.kind == "bet" and s.bring_in for s in stages], device=device)
 
@@ -131,9 +131,13 @@ class Program:
         n = s.n_decisions
         cols = s.decisions.shape[1]
         write = live & (n < cols)
-        s.decisions.scatter_(1, n.clamp(max=cols - 1).unsqueeze(1), torch.where(
-            write, action.to(torch.int8), s.decisions.gather(1, n.clamp(max=cols - 1).unsqueeze(1)).squeeze(1)
-        ).unsqueeze(1))
+        s.decisions.scatter_(
+            1,
+            n.clamp(max=cols - 1).unsqueeze(1),
+            torch.where(
+                write, action.to(torch.int8), s.decisions.gather(1, n.clamp(max=cols - 1).unsqueeze(1)).squeeze(1)
+            ).unsqueeze(1),
+        )
         s.n_decisions = n + live.long()
         on_bet = live & (kind == KINDS.index("bet"))
         chips = self.observer.chips

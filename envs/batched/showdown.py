@@ -58,7 +58,9 @@ def _pots(s: TableState) -> tuple[torch.Tensor, torch.Tensor]:
     level = c  # pot k is the level of seat k
     below = live.unsqueeze(1) & (c.unsqueeze(1) < level.unsqueeze(2))  # [B, K, P]
     prev = torch.where(below, c.unsqueeze(1), 0).max(2).values
-    amount = (torch.minimum(c.unsqueeze(1), level.unsqueeze(2)) - torch.minimum(c.unsqueeze(1), prev.unsqueeze(2))).sum(2)
+    amount = (torch.minimum(c.unsqueeze(1), level.unsqueeze(2)) - torch.minimum(c.unsqueeze(1), prev.unsqueeze(2))).sum(
+        2
+    )
     idx = torch.arange(c.shape[1], device=c.device)
     same_before = live.unsqueeze(1) & (c.unsqueeze(1) == level.unsqueeze(2)) & (idx.view(1, 1, -1) < idx.view(1, -1, 1))
     rep = live & ~same_before.any(2)
@@ -71,7 +73,9 @@ def _pots(s: TableState) -> tuple[torch.Tensor, torch.Tensor]:
     return amount, eligible
 
 
-def _swing_failed(cands: list[torch.Tensor], values: list[torch.Tensor], declared: torch.Tensor, outright: bool) -> torch.Tensor:
+def _swing_failed(
+    cands: list[torch.Tensor], values: list[torch.Tensor], declared: torch.Tensor, outright: bool
+) -> torch.Tensor:
     """``[B, K, P]``: a both-declarer that does not win (or tie) every share."""
     ok = declared.unsqueeze(1) == BOTH
     p = declared.shape[1]

@@ -7,7 +7,7 @@ env: ``variant.game(num_players, **options)`` builds the scalar step program (an
 :class:`Stage` of plain data (what to deal, the bet size, the opener, the shares of
 the pot). A new stud-shaped variant added as data therefore gets a batched engine
 with no batched code of its own. A step, hook or piece with no batched form raises
-:class:`NoBatchedForm` naming it, so nothing is ever run approximately.
+:class:`NoBatchedFormError` naming it, so nothing is ever run approximately.
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from envs.engine.steps import Ante, Declare, Showdown
 from envs.variants.cowpie import rules as cowpie_rules
 from envs.variants.stud import rules as stud_rules
 
-__all__ = ["NoBatchedForm", "ShareSpec", "Spec", "Stage", "compile_game"]
+__all__ = ["NoBatchedFormError", "ShareSpec", "Spec", "Stage", "compile_game"]
 
 MAX_BATCH_CHIPS = 1 << 40  # int64 chips with room for sums, and exact float64 quotients
 
 
-class NoBatchedForm(NotImplementedError):
+class NoBatchedFormError(NotImplementedError):
     """A variant's step, hook, piece or option has no batched form yet."""
 
 
@@ -91,8 +91,8 @@ class Spec:
         return self.game.num_players
 
 
-def _missing(what: str, game: Game) -> NoBatchedForm:
-    return NoBatchedForm(f"{game.name} has no batched engine: {what} has no batched form yet")
+def _missing(what: str, game: Game) -> NoBatchedFormError:
+    return NoBatchedFormError(f"{game.name} has no batched engine: {what} has no batched form yet")
 
 
 def _deal_stage(step: Any) -> Stage:
@@ -204,7 +204,7 @@ def _check_chips(game: Game, stacks: list[int | None], ante: int) -> None:
     options = game.options
     big = max(options.big_bet, ante, *(s for s in stacks if s is not None))
     if big > MAX_BATCH_CHIPS:
-        raise NoBatchedForm(
+        raise NoBatchedFormError(
             f"{game.name}: chips of {big} are beyond the batched engine's int64 range "
             f"(at most {MAX_BATCH_CHIPS} per stack, ante or bet); use the scalar env"
         )
@@ -217,7 +217,7 @@ def _check_reuse(game: Game, stages: list[Stage]) -> None:
     cards = sum(len(s.deal) for s in stages if s.kind == "deal")
     short = any(s.community_when_short for s in stages)
     if short and burns and burns + cards * game.num_players > len(game.deck):
-        raise NoBatchedForm(
+        raise NoBatchedFormError(
             f"{game.name} with burn_cards and {game.num_players} players can run the stub short at the last "
             "street, where the scalar engine reuses the burned cards in an order drawn from its numpy generator: "
             "that reuse shuffle has no batched form yet (use fewer players or burn_cards=False)"
@@ -225,7 +225,7 @@ def _check_reuse(game: Game, stages: list[Stage]) -> None:
 
 
 def compile_game(game: Game) -> Spec:
-    """The batched form of a scalar game (raises :class:`NoBatchedForm`)."""
+    """The batched form of a scalar game (raises :class:`NoBatchedFormError`)."""
     if game.variant.episode != "hand":
         raise _missing(f"an episode of a {game.variant.episode}", game)
     stages, shares, showdown, ante = _stages(game)

@@ -114,8 +114,14 @@ class TableBatch:
     def _empty(self) -> TableState:
         spec = self.spec
         return new_state(
-            self.num_tables, self.num_players, spec.slots, len(spec.deck), spec.streets,
-            self.record_limit, spec.split, self.device,
+            self.num_tables,
+            self.num_players,
+            spec.slots,
+            len(spec.deck),
+            spec.streets,
+            self.record_limit,
+            spec.split,
+            self.device,
         )
 
     # -------------------------------------------------------------- hands
@@ -127,12 +133,19 @@ class TableBatch:
             return random_seats(self.seed, rows, hands, self.num_players)
         return (previous + 1) % self.num_players
 
-    def _deal(self, s: TableState, rows: torch.Tensor, hands: torch.Tensor, decks: torch.Tensor | None,
-              buttons: torch.Tensor) -> TableState:
+    def _deal(
+        self, s: TableState, rows: torch.Tensor, hands: torch.Tensor, decks: torch.Tensor | None, buttons: torch.Tensor
+    ) -> TableState:
         """A fresh hand for the tables ``rows`` (a state of those rows only)."""
         fresh = new_state(
-            len(rows), self.num_players, self.spec.slots, len(self.spec.deck), self.spec.streets,
-            self.record_limit, self.spec.split, self.device,
+            len(rows),
+            self.num_players,
+            self.spec.slots,
+            len(self.spec.deck),
+            self.spec.streets,
+            self.record_limit,
+            self.spec.split,
+            self.device,
         )
         fresh.hand = hands
         fresh.button = buttons
@@ -214,19 +227,23 @@ class TableBatch:
     def _check(self, actions: Any) -> torch.Tensor:
         b = self.num_tables
         if not isinstance(actions, torch.Tensor):
-            raise BatchedIllegalActionError(f"actions must be a torch int tensor [{b}], got {type(actions).__name__}",
-                                            list(range(b)), [])
+            raise BatchedIllegalActionError(
+                f"actions must be a torch int tensor [{b}], got {type(actions).__name__}", list(range(b)), []
+            )
         if actions.shape != (b,):
-            raise BatchedIllegalActionError(f"actions of shape {tuple(actions.shape)}, expected ({b},)",
-                                            list(range(b)), [])
+            raise BatchedIllegalActionError(
+                f"actions of shape {tuple(actions.shape)}, expected ({b},)", list(range(b)), []
+            )
         if actions.dtype in (torch.bool, torch.float16, torch.float32, torch.float64, torch.bfloat16) or (
             actions.is_complex()
         ):
-            raise BatchedIllegalActionError(f"actions of dtype {actions.dtype}, expected an integer dtype",
-                                            list(range(b)), [])
+            raise BatchedIllegalActionError(
+                f"actions of dtype {actions.dtype}, expected an integer dtype", list(range(b)), []
+            )
         if actions.device != self.device:
-            raise BatchedIllegalActionError(f"actions on {actions.device}, the batch is on {self.device}",
-                                            list(range(b)), [])
+            raise BatchedIllegalActionError(
+                f"actions on {actions.device}, the batch is on {self.device}", list(range(b)), []
+            )
         actions = actions.long()
         if not self.check_actions:
             return actions
@@ -254,13 +271,17 @@ class TableBatch:
         arr = decks.detach().cpu().numpy() if isinstance(decks, torch.Tensor) else np.asarray(decks)
         b, d = self.num_tables, len(self.spec.deck)
         if arr.dtype.kind not in "iu" or arr.shape != (b, d):
-            raise ValueError(f"decks must be an int tensor of shape ({b}, {d}) (whole decks of card ints), "
-                             f"got {arr.dtype} {arr.shape}")
+            raise ValueError(
+                f"decks must be an int tensor of shape ({b}, {d}) (whole decks of card ints), "
+                f"got {arr.dtype} {arr.shape}"
+            )
         want = np.array(sorted(self.spec.deck))
         wrong = np.flatnonzero((np.sort(arr, axis=1) != want).any(axis=1))
         if len(wrong):
-            raise ValueError(f"decks[{int(wrong[0])}] is not an order of this game's {d} cards "
-                             f"(every card of the deck exactly once): {arr[wrong[0]].tolist()}")
+            raise ValueError(
+                f"decks[{int(wrong[0])}] is not an order of this game's {d} cards "
+                f"(every card of the deck exactly once): {arr[wrong[0]].tolist()}"
+            )
         return torch.as_tensor(arr.astype(np.int64), device=self.device)
 
     def _check_buttons(self, buttons: Any) -> torch.Tensor:
@@ -323,7 +344,7 @@ def make(
     """A batch of ``num_tables`` tables of the variant ``name`` (``"stud"`` or
     ``"stud_v0"``) for ``num_players``, with the variant's ``options`` (validated as
     ``envs.make`` validates them). Raises ``ValueError`` for bad options, seat counts
-    or devices, and :class:`~envs.batched.spec.NoBatchedForm` for what has no batched
+    or devices, and :class:`~envs.batched.spec.NoBatchedFormError` for what has no batched
     form yet."""
     variant = variant_of(name)
     check_int("num_tables", num_tables, 1)
@@ -331,6 +352,11 @@ def make(
     game = variant.game(num_players, **options)
     dev = _device(device)
     return TableBatch(
-        compile_game(game), num_tables, dev,
-        auto_reset=auto_reset, check_actions=check_actions, record_limit=record_limit, sync_free=sync_free,
+        compile_game(game),
+        num_tables,
+        dev,
+        auto_reset=auto_reset,
+        check_actions=check_actions,
+        record_limit=record_limit,
+        sync_free=sync_free,
     )

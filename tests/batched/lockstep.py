@@ -64,6 +64,7 @@ def run_lockstep(
     decks: Any = None,
     buttons: Any = None,
     paths: Any = _paths,
+    weights: dict[int, float] | None = None,
     **options: Any,
 ) -> Tally:
     """Play ``steps`` decisions at ``tables`` tables through both engines and assert
@@ -76,6 +77,10 @@ def run_lockstep(
     for i, env in enumerate(scalars):
         _scalar_reset(env, batch, i)
     tally = Tally()
+    weight = np.ones(batch.num_actions)
+    weight[0] = 0.15  # fold rarely: hands reach the later streets and the showdown
+    for action, w in (weights or {}).items():
+        weight[action] = w
     for _ in range(steps):
         mask = out.action_mask.numpy()
         other = int(rng.integers(num_players))
@@ -90,10 +95,13 @@ def run_lockstep(
             )
             got = out.observation[i].numpy()
             bad = np.flatnonzero(got != want["observation"])
-            assert not len(bad), f"table {i}: observation differs at {bad[:10]}: {got[bad[:10]]} vs {want['observation'][bad[:10]]}"
+            assert not len(bad), (
+                f"table {i}: observation differs at {bad[:10]}: {got[bad[:10]]} vs {want['observation'][bad[:10]]}"
+            )
             want_other = env.observe(f"player_{other}")["observation"]
             assert (others[i] == want_other).all(), f"table {i}: seat {other}'s observation differs"
-            actions[i] = rng.choice(np.flatnonzero(mask[i]))
+            legal = np.flatnonzero(mask[i])
+            actions[i] = rng.choice(legal, p=weight[legal] / weight[legal].sum())
         out = batch.step(torch.as_tensor(actions))
         tally.decisions += tables
         for i, env in enumerate(scalars):
