@@ -85,10 +85,10 @@ def start_round(
     s: TableState,
     seats: Seats,
     m: torch.Tensor,
-    street: int,
+    street: torch.Tensor,
     unit: torch.Tensor,
     first: torch.Tensor,
-    bring_in: bool,
+    bring_in: torch.Tensor,
 ) -> None:
     """``Betting.start`` for the tables of ``m``: a fresh round opened by ``first``."""
     m1 = m.unsqueeze(1)
@@ -99,7 +99,7 @@ def start_round(
     s.epoch = torch.where(m, 0, s.epoch)
     s.seat_epoch = torch.where(m1, -1, s.seat_epoch)
     s.bet_unit = torch.where(m, unit, s.bet_unit)
-    s.bring_in_seat = torch.where(m, first if bring_in else -1, s.bring_in_seat)
+    s.bring_in_seat = torch.where(m, torch.where(bring_in, first, -1), s.bring_in_seat)
     needs = seats.at(needs_action(s, seats), first)
     actor = torch.where(needs, first, next_actor(s, seats, first))
     s.actor = torch.where(m, actor, s.actor)

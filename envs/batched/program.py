@@ -11,10 +11,12 @@ after one ``any()``; the results are the same either way.
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 
 from envs.batched import betting as bet
-from envs.batched.dealing import bring_in_opener, deal_street, open_pair, showing_opener
+from envs.batched.dealing import StreetTable, bring_in_opener, deal_street, open_pair, showing_opener
 from envs.batched.hands import TorchHands
 from envs.batched.observe import Observer
 from envs.batched.showdown import award
@@ -39,69 +41,114 @@ class Program:
         stages = [*spec.stages, Stage(kind="showdown", contested_only=False)]  # pc past the end: done
         self.kind = torch.tensor([KINDS.index(s.kind) for s in stages], device=device)
         self.bring_in_street = torch.tensor([s.kind == "bet" and s.bring_in for s in stages], device=device)
+        self.kinds = [k for k in KINDS if any(s.kind == k for s in stages)]
+        self.any_pair_rule = any(s.open_pair_unit for s in stages)
+        self.any_bring_in = any(s.bring_in for s in stages)
+        self._tables(stages, device)
 
     def _label(self, text: str) -> int:
         labels = self.observer.labels
         return labels.index(text) if text in labels else -1
 
+    def _tables(self, stages: list[Stage], device: torch.device) -> None:
+        def t(values: list[Any], dtype: torch.dtype = torch.int64) -> torch.Tensor:
+            return torch.tensor(values, dtype=dtype, device=device)
+
+        self.streets = StreetTable.of(stages, device)
+        split_label = self._label(SPLIT_PHASE)
+        self.label = t(
+            [
+                self._label(s.label) if s.kind in ("deal", "phase") else split_label if s.kind == "split" else -1
+                for s in stages
+            ]
+        )
+        self.street = t([s.street for s in stages])
+        self.unit = t([s.unit for s in stages])
+        self.pair_unit = t([s.open_pair_unit for s in stages])
+        self.low_game = t([s.low_game for s in stages], torch.bool)
+        self.contested_only = t([s.contested_only for s in stages], torch.bool)
+        self.decision = t([s.kind in DECISIONS for s in stages], torch.bool)
+        # a hand with one player left skips every contested-only stage at once
+        after = [next(k for k in range(j, len(stages)) if not stages[k].contested_only) for j in range(len(stages))]
+        self.after_skip = t(after)
+
     # -------------------------------------------------------------- stages
-    def _start(self, s: TableState, stage: Stage, m: torch.Tensor) -> None:
-        seats = self.seats
-        if stage.kind in ("deal", "phase"):
-            label = self._label(stage.label)
-            if label >= 0:
-                s.label = torch.where(m, label, s.label)
-            if stage.kind == "deal":
-                deal_street(s, seats, m, stage)
-        elif stage.kind == "bet":
-            unit = torch.full_like(s.bet_unit, stage.unit)
-            if stage.open_pair_unit:
-                unit = torch.where(open_pair(s), stage.open_pair_unit, unit)
-            if stage.bring_in:
-                first = bring_in_opener(s, seats, stage.low_game)
-            else:
-                first = showing_opener(s, seats, stage.low_game)
-            bet.start_round(s, seats, m, stage.street, unit, first, stage.bring_in)
-        elif stage.kind == "declare":
-            s.declared = torch.where(m.unsqueeze(1), -1, s.declared)
-            s.revealed = s.revealed & ~m
-            s.actor = torch.where(m, self._first_undecided(s, s.declared), s.actor)
-        elif stage.kind == "split":
-            label = self._label(SPLIT_PHASE)
-            if label >= 0:
-                s.label = torch.where(m, label, s.label)
-            five, two, legal = self.hands.cowpie_splits(s.cards, ~s.up)
-            m3 = m.view(-1, 1, 1)
-            s.split_five = torch.where(m3, five, s.split_five)
-            s.split_two = torch.where(m3, two, s.split_two)
-            s.split_legal = torch.where(m3, legal, s.split_legal)
-            s.chosen = torch.where(m.unsqueeze(1), -1, s.chosen)
-            s.actor = torch.where(m, self._first_undecided(s, s.chosen), s.actor)
-        elif stage.kind == "reveal":
-            s.split_public = torch.where(m.unsqueeze(1), ~s.folded & (s.chosen >= 0), s.split_public)
-        else:
+    def _start(self, s: TableState, enter: torch.Tensor) -> None:
+        """Begin the stage each table of ``enter`` is at (every kind at once)."""
+        seats, pc, kind = self.seats, s.pc, self.kind[s.pc]
+        label = self.label[pc]
+        s.label = torch.where(enter & (label >= 0), label, s.label)
+        for k in self.kinds:
+            m = enter & (kind == KINDS.index(k))
+            if not self.sync_free and not bool(m.any()):
+                continue
+            if k == "deal":
+                deal_street(s, seats, m, self.streets)
+            elif k == "bet":
+                self._start_round(s, m)
+            elif k == "declare":
+                s.declared = torch.where(m.unsqueeze(1), -1, s.declared)
+                s.revealed = s.revealed & ~m
+                s.actor = torch.where(m, self._first_undecided(s, s.declared), s.actor)
+            elif k == "split":
+                self._start_split(s, m)
+            elif k == "reveal":
+                s.split_public = torch.where(m.unsqueeze(1), ~s.folded & (s.chosen >= 0), s.split_public)
+            elif k == "showdown":
+                self._award(s, m)
+
+    def _award(self, s: TableState, m: torch.Tensor) -> None:
+        """The showdown; on the CPU only the tables that reach it are evaluated."""
+        if self.sync_free:
             award(s, self.spec, self.hands, m)
+            return
+        rows = m.nonzero().squeeze(1)
+        part = s.select(rows)
+        award(part, self.spec, self.hands, torch.ones_like(rows, dtype=torch.bool))
+        for name in ("payoff", "done", "shown", "actor"):
+            getattr(s, name)[rows] = getattr(part, name)
+
+    def _start_round(self, s: TableState, m: torch.Tensor) -> None:
+        pc, seats = s.pc, self.seats
+        unit, pair = self.unit[pc], self.pair_unit[pc]
+        if self.any_pair_rule:
+            unit = torch.where((pair > 0) & open_pair(s), pair, unit)
+        low, bring_in = self.low_game[pc], self.bring_in_street[pc]
+        first = showing_opener(s, seats, low)
+        if self.any_bring_in:
+            first = torch.where(bring_in, bring_in_opener(s, seats, low), first)
+        bet.start_round(s, seats, m, self.street[pc], unit, first, bring_in)
+
+    def _start_split(self, s: TableState, m: torch.Tensor) -> None:
+        five, two, legal = self.hands.cowpie_splits(s.cards, ~s.up)
+        m3 = m.view(-1, 1, 1)
+        s.split_five = torch.where(m3, five, s.split_five)
+        s.split_two = torch.where(m3, two, s.split_two)
+        s.split_legal = torch.where(m3, legal, s.split_legal)
+        s.chosen = torch.where(m.unsqueeze(1), -1, s.chosen)
+        s.actor = torch.where(m, self._first_undecided(s, s.chosen), s.actor)
 
     def _first_undecided(self, s: TableState, choice: torch.Tensor) -> torch.Tensor:
         return self.seats.first(~s.folded & (choice < 0), (s.button + 1) % self.seats.p)
 
     def advance(self, s: TableState) -> None:
-        """Run every table on to its next decision or the end of its hand."""
-        for j, stage in enumerate(self.spec.stages):
-            at = (s.pc == j) & ~s.done
-            if not self.sync_free and not bool(at.any()):
-                continue
-            skip = at & (bet.live_count(s) <= 1) if stage.contested_only else torch.zeros_like(at)
-            enter = at & ~skip & ~s.started
-            self._start(s, stage, enter)
+        """Run every table on to its next decision or the end of its hand: each pass
+        moves every table that can move by one stage (``State.run``'s loop)."""
+        for _ in range(len(self.spec.stages) + 1):
+            pc = s.pc
+            waiting = self.decision[pc] & s.started & (s.actor >= 0)
+            need = ~s.done & ~waiting
+            if not self.sync_free and not bool(need.any()):
+                return
+            skip = need & self.contested_only[pc] & (bet.live_count(s) <= 1)
+            enter = need & ~skip & ~s.started
+            self._start(s, enter)
             s.started = s.started | enter
-            fin = at & ~skip
-            if stage.kind in DECISIONS:
-                fin = fin & (s.actor < 0)
-            if stage.kind == "declare":
-                s.revealed = s.revealed | fin
-            move = skip | fin
-            s.pc = torch.where(move, j + 1, s.pc)
+            fin = need & ~skip & ~s.done & (~self.decision[pc] | (s.actor < 0))
+            s.revealed = s.revealed | (fin & (self.kind[pc] == KINDS.index("declare")))
+            showdown = need & ~skip & s.done
+            move = skip | fin | showdown
+            s.pc = torch.where(skip, self.after_skip[pc], torch.where(move, pc + 1, pc))
             s.started = s.started & ~move
 
     # ------------------------------------------------------------ decisions
