@@ -76,6 +76,8 @@ def _device(device: Any) -> torch.device:
         raise ValueError(f"device={quoted(device)} is not available: torch sees no CUDA device here")
     if dev.type not in ("cpu", "cuda"):
         raise ValueError(f"device={quoted(device)} is not allowed: expected 'cpu', 'cuda' or 'cuda:<n>'")
+    if dev.type == "cuda" and dev.index is None:  # tensors report cuda:0; compare like with like
+        dev = torch.device("cuda", torch.cuda.current_device())
     return dev
 
 
