@@ -88,6 +88,8 @@ def deal_street(s: TableState, seats: Seats, m: torch.Tensor, streets: StreetTab
         face = faces[:, j].unsqueeze(1)
         s.up.scatter_(2, slot, torch.where(now, face, s.up.gather(2, slot).squeeze(2)).unsqueeze(2))
         s.ncards = s.ncards + now.long()
+        shown = (now & face).unsqueeze(2) & ((card >> 2).unsqueeze(2) == torch.arange(13, device=card.device))
+        s.upranks = s.upranks + shown.long()
     s.dptr = s.dptr + torch.where(dealing, count * live_n, 0)
 
 
@@ -102,12 +104,6 @@ def _first_best(s: TableState, seats: Seats, key: torch.Tensor, lowest: bool) ->
 
 def _ace_low(cards: torch.Tensor) -> torch.Tensor:
     return (((cards >> 2) + 1) % 13) * 4 + (cards & 3)
-
-
-def _ranks(s: TableState, low_game: torch.Tensor) -> torch.Tensor:
-    """``[B, P, C]`` card ranks, aces low at the tables of ``low_game``."""
-    ranks = s.cards >> 2
-    return torch.where(low_game.view(-1, 1, 1), (ranks + 1) % 13, ranks)
 
 
 def bring_in_opener(s: TableState, seats: Seats, low_game: torch.Tensor) -> torch.Tensor:
@@ -127,7 +123,7 @@ def showing_key(s: TableState, low_game: torch.Tensor) -> torch.Tensor:
     count then rank compare as a bit mask with rank ``r`` of count ``c`` at bit
     ``13 * (c - 1) + r`` (equal-sized groups: the higher mask has the higher ranks)."""
     faces = torch.arange(13, device=s.cards.device)
-    counts = ((_ranks(s, low_game).unsqueeze(-1) == faces) & s.up.unsqueeze(-1)).sum(2)  # [B, P, 13]
+    counts = torch.where(low_game.view(-1, 1, 1), s.upranks.roll(1, dims=2), s.upranks)  # aces low: ace first
     of = [(counts == c).sum(2) for c in (4, 3, 2, 1)]
     pattern = ((of[0] * 8 + of[1]) * 8 + of[2]) * 8 + of[3]
     bits = torch.where(counts > 0, torch.ones_like(counts) << (13 * (counts - 1) + faces).clamp(min=0), 0).sum(2)
@@ -142,7 +138,4 @@ def showing_opener(s: TableState, seats: Seats, low_game: torch.Tensor) -> torch
 
 def open_pair(s: TableState) -> torch.Tensor:
     """``[B]``: a live seat shows an open pair (``open_pair_unit``)."""
-    ranks = s.cards >> 2
-    faces = torch.arange(13, device=ranks.device)
-    counts = ((ranks.unsqueeze(-1) == faces) & s.up.unsqueeze(-1)).sum(2)
-    return ((counts >= 2).any(2) & ~s.folded).any(1)
+    return ((s.upranks >= 2).any(2) & ~s.folded).any(1)

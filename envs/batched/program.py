@@ -21,7 +21,7 @@ from envs.batched.hands import TorchHands
 from envs.batched.observe import Observer
 from envs.batched.showdown import award
 from envs.batched.spec import Spec, Stage
-from envs.batched.state import TableState
+from envs.batched.state import SHOWDOWN_FIELDS, TableState
 from envs.engine.actions import DECLARE_LOW, SPLIT_BASE
 from envs.variants.cowpie.rules import SPLIT_PHASE
 
@@ -103,7 +103,7 @@ class Program:
             award(s, self.spec, self.hands, m)
             return
         rows = m.nonzero().squeeze(1)
-        part = s.select(rows)
+        part = s.select(rows, SHOWDOWN_FIELDS)
         award(part, self.spec, self.hands, torch.ones_like(rows, dtype=torch.bool))
         for name in ("payoff", "done", "shown", "actor"):
             getattr(s, name)[rows] = getattr(part, name)

@@ -31,6 +31,7 @@ class TableState:
     cards: torch.Tensor  # [B, P, C] dealt order, -1 empty
     up: torch.Tensor  # [B, P, C] bool face up
     ncards: torch.Tensor  # [B, P]
+    upranks: torch.Tensor  # [B, P, 13] face-up cards per rank (openers, open pairs)
     community: torch.Tensor  # [B] the community card or -1
     button: torch.Tensor  # [B]
     hand: torch.Tensor  # [B] the hand's number at its table
@@ -77,14 +78,25 @@ class TableState:
             out[name] = torch.where(m, theirs, mine)
         return TableState(**out)
 
-    def select(self, rows: torch.Tensor) -> TableState:
-        """The tables ``rows`` (an index tensor) as a smaller state."""
-        return TableState(**{name: t[rows] for name, t in self.tensors().items()})
+    def select(self, rows: torch.Tensor, names: tuple[str, ...] | None = None) -> TableState:
+        """The tables ``rows`` (an index tensor) as a smaller state: of the fields
+        ``names`` only when given (the others stay whole and must not be read)."""
+        return TableState(
+            **{name: t[rows] if names is None or name in names else t for name, t in self.tensors().items()}
+        )
 
-    def assign(self, rows: torch.Tensor, part: TableState) -> None:
+    def assign(self, rows: torch.Tensor, part: TableState, names: tuple[str, ...] | None = None) -> None:
         """Write ``part`` (from :meth:`select`) back into the tables ``rows``."""
         for name, t in self.tensors().items():
-            t[rows] = getattr(part, name)
+            if names is None or name in names:
+                t[rows] = getattr(part, name)
+
+
+RECORD_FIELDS = ("deck", "button", "hand", "decisions", "n_decisions", "payoff", "done")
+SHOWDOWN_FIELDS = (
+    "folded", "committed", "cards", "ncards", "community", "declared", "chosen", "split_five", "split_two",
+    "split_legal", "stack", "payoff", "done", "shown", "actor",
+)
 
 
 def new_state(
@@ -104,6 +116,7 @@ def new_state(
         cards=z(b, p, slots, fill=-1),
         up=z(b, p, slots, dtype=boolean),
         ncards=z(b, p),
+        upranks=z(b, p, 13),
         community=z(b, fill=-1),
         button=z(b),
         hand=z(b),

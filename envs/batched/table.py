@@ -23,7 +23,7 @@ from envs.batched.observe import Observer
 from envs.batched.program import Program
 from envs.batched.rng import random_seats, shuffled_decks
 from envs.batched.spec import Spec, compile_game
-from envs.batched.state import TableState, new_state
+from envs.batched.state import RECORD_FIELDS, TableState, new_state
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord
 from envs.engine.options import check_int, check_seed, quoted
@@ -202,8 +202,8 @@ class TableBatch:
         rows = done.nonzero().squeeze(1)
         if len(rows) == 0:
             return
-        old = s.select(rows)
-        self.last.assign(rows, old)
+        old = s.select(rows, RECORD_FIELDS)
+        self.last.assign(rows, old, RECORD_FIELDS)
         hands = old.hand + 1
         s.assign(rows, self._deal(old, rows, hands, None, self._next_buttons(old.button, hands, rows)))
 
