@@ -128,9 +128,12 @@ class Observer:
         out[:, off : off + piece.size] = pair.flatten(1).float()
 
     def _history(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
-        h = v.s.history  # [B, S, P, LAPS, 7]
-        order = self.seats.clockwise(v.viewer).view(-1, 1, self.seats.p, 1, 1).expand_as(h)
-        out[:, off : off + piece.size] = h.gather(2, order)[:, : piece.streets].flatten(1)  # type: ignore[attr-defined]
+        h = v.s.history  # [B, S, P, LAPS, 7], absolute seats
+        b, streets, p = h.shape[0], piece.streets, self.seats.p  # type: ignore[attr-defined]
+        rows = h[:, :streets].reshape(b * streets, p, -1)  # one row per (table, street, seat)
+        first = (torch.arange(b * streets, device=h.device) * p).view(b, streets, 1)
+        index = (first + v.order.unsqueeze(1)).flatten()  # relative seat r of the viewer: absolute order[r]
+        out[:, off : off + piece.size] = rows.reshape(b * streets * p, -1).index_select(0, index).view(b, -1)
 
     def _declarations(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
