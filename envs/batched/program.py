@@ -73,12 +73,12 @@ class Program:
         self.after_skip = t(after)
 
     # -------------------------------------------------------------- stages
-    def _start(self, s: TableState, enter: torch.Tensor) -> None:
-        """Begin the stage each table of ``enter`` is at (every kind at once)."""
+    def _start(self, s: TableState, enter: torch.Tensor, kinds: list[str]) -> None:
+        """Begin the stage each table of ``enter`` is at (every kind of ``kinds`` at once)."""
         seats, pc, kind = self.seats, s.pc, self.kind[s.pc]
         label = self.label[pc]
         s.label = torch.where(enter & (label >= 0), label, s.label)
-        for k in self.kinds:
+        for k in kinds:
             m = enter & (kind == KINDS.index(k))
             if not self.sync_free and not bool(m.any()):
                 continue
@@ -132,24 +132,42 @@ class Program:
         return self.seats.first(~s.folded & (choice < 0), (s.button + 1) % self.seats.p)
 
     def advance(self, s: TableState) -> None:
-        """Run every table on to its next decision or the end of its hand: each pass
-        moves every table that can move by one stage (``State.run``'s loop)."""
+        """Run every table on to its next decision or the end of its hand.
+
+        On the CPU: passes that move every table that can move by one stage
+        (``State.run``'s loop), until none can. Sync-free: one sweep over the stages
+        in order, each stage's rule applied to the tables at it; a table moved on by
+        stage ``j`` is at ``j + 1`` when the sweep gets there, so one sweep runs any
+        cascade, with a fixed number of operations and no host check."""
+        if self.sync_free:
+            for j, stage in enumerate(self.spec.stages):
+                self._pass(s, s.pc == j, [stage.kind])
+            return
         for _ in range(len(self.spec.stages) + 1):
-            pc = s.pc
-            waiting = self.decision[pc] & s.started & (s.actor >= 0)
-            need = ~s.done & ~waiting
-            if not self.sync_free and not bool(need.any()):
+            if not self._pass(s, None, self.kinds):
                 return
-            skip = need & self.contested_only[pc] & (bet.live_count(s) <= 1)
-            enter = need & ~skip & ~s.started
-            self._start(s, enter)
-            s.started = s.started | enter
-            fin = need & ~skip & ~s.done & (~self.decision[pc] | (s.actor < 0))
-            s.revealed = s.revealed | (fin & (self.kind[pc] == KINDS.index("declare")))
-            showdown = need & ~skip & s.done
-            move = skip | fin | showdown
-            s.pc = torch.where(skip, self.after_skip[pc], torch.where(move, pc + 1, pc))
-            s.started = s.started & ~move
+
+    def _pass(self, s: TableState, within: torch.Tensor | None, kinds: list[str]) -> bool:
+        """Move the tables (of ``within``) that can move by one stage; False when none
+        could (checked on the CPU only)."""
+        pc = s.pc
+        waiting = self.decision[pc] & s.started & (s.actor >= 0)
+        need = ~s.done & ~waiting
+        if within is not None:
+            need = need & within
+        if not self.sync_free and not bool(need.any()):
+            return False
+        skip = need & self.contested_only[pc] & (bet.live_count(s) <= 1)
+        enter = need & ~skip & ~s.started
+        self._start(s, enter, kinds)
+        s.started = s.started | enter
+        fin = need & ~skip & ~s.done & (~self.decision[pc] | (s.actor < 0))
+        s.revealed = s.revealed | (fin & (self.kind[pc] == KINDS.index("declare")))
+        showdown = need & ~skip & s.done
+        move = skip | fin | showdown
+        s.pc = torch.where(skip, self.after_skip[pc], torch.where(move, pc + 1, pc))
+        s.started = s.started & ~move
+        return True
 
     # ------------------------------------------------------------ decisions
     def kind_at(self, s: TableState) -> torch.Tensor:

@@ -32,7 +32,7 @@ def play(batch: eb.TableBatch, steps: int, seed: int = 5) -> list[eb.BatchStep]:
 def test_same_hands_for_one_and_4096_tables() -> None:
     small, big = eb.make("stud", 1), eb.make("stud", 4096)
     few = eb.make("stud", 4)
-    a, b, c = play(small, 8), play(big, 8), play(few, 8)
+    a, b, c = play(small, 6), play(big, 6), play(few, 6)
     for x, y, z in zip(a, b, c, strict=True):
         for name in ("observation", "action_mask", "seat", "rewards", "done"):
             assert torch.equal(getattr(x, name), getattr(y, name)[:1]), name
@@ -43,8 +43,8 @@ def test_same_hands_for_one_and_4096_tables() -> None:
 
 def test_sync_free_mode_gives_the_same_play() -> None:
     """The GPU path (no host sync in a step) run on the CPU: identical to the CPU path."""
-    a = play(eb.make("stud_hilo_declare", 6, 3, stack=30, ante=1), 20)
-    b = play(eb.make("stud_hilo_declare", 6, 3, stack=30, ante=1, sync_free=True), 20)
+    a = play(eb.make("stud_hilo_declare", 4, 3, stack=30, ante=1), 12)
+    b = play(eb.make("stud_hilo_declare", 4, 3, stack=30, ante=1, sync_free=True), 12)
     for x, y in zip(a, b, strict=True):
         assert torch.equal(x.observation, y.observation) and torch.equal(x.rewards, y.rewards)
         assert torch.equal(x.action_mask, y.action_mask) and torch.equal(x.done, y.done)
@@ -55,9 +55,9 @@ def test_records_replay_to_the_same_payoffs(name: str) -> None:
     batch = eb.make(name, 8, 2)
     out = batch.reset(seed=1)
     finished: set[int] = set()
-    for t in range(80):
+    for t in range(40):
         out = batch.step(pick(out, t, batch.tables))
-        for i in out.done.nonzero().squeeze(1).tolist():
+        for i in out.done.nonzero().squeeze(1).tolist()[: 2 - len(finished)]:
             record = batch.record(i, finished=True)
             state = replay(record)
             assert state.payoffs() == batch.last.payoff[i].tolist() == record.payoffs
@@ -69,7 +69,7 @@ def test_records_replay_to_the_same_payoffs(name: str) -> None:
 
 
 def test_save_and_restore_resume_exactly() -> None:
-    batch = eb.make("razz", 32, 4, ante=1)
+    batch = eb.make("razz", 8, 4, ante=1)
     out = batch.reset(seed=3)
     for t in range(10):
         out = batch.step(pick(out, t, batch.tables))
@@ -88,18 +88,16 @@ def test_save_and_restore_resume_exactly() -> None:
 def test_properties_over_random_play() -> None:
     """Chips conserved, zero-sum rewards, no card dealt twice, a non-empty mask for every
     table to act (``tests/envs`` checks the same of the scalar env)."""
-    batch = eb.make("stud", 64, 6, stack=(20, 30, 40, 50, 60, 70), ante=1)
+    batch = eb.make("stud", 32, 6, stack=(20, 30, 40, 50, 60, 70), ante=1)
     out = batch.reset(seed=7)
     start = torch.tensor([20, 30, 40, 50, 60, 70])
     total = torch.zeros(6)
-    for t in range(120):
+    for t in range(80):
         s = batch.state
         assert (out.action_mask.sum(1) > 0).all()
-        assert torch.equal(s.stack + s.committed, start.expand(64, -1))
-        dealt = torch.cat([s.cards.flatten(1), s.community.unsqueeze(1)], 1)
-        for row in dealt.tolist():
-            cards = [c for c in row if c >= 0]
-            assert len(cards) == len(set(cards))
+        assert torch.equal(s.stack + s.committed, start.expand(32, -1))
+        dealt = torch.cat([s.cards.flatten(1), s.community.unsqueeze(1)], 1).sort(1).values
+        assert not ((dealt[:, 1:] == dealt[:, :-1]) & (dealt[:, 1:] >= 0)).any()  # no card twice
         out = batch.step(pick(out, t, batch.tables))
         assert (out.rewards.sum(1).abs() < 1e-5).all()
         total += out.rewards.sum(0)
