@@ -94,8 +94,21 @@ class TableState:
 
 RECORD_FIELDS = ("deck", "button", "hand", "decisions", "n_decisions", "payoff", "done")
 SHOWDOWN_FIELDS = (
-    "folded", "committed", "cards", "ncards", "community", "declared", "chosen", "split_five", "split_two",
-    "split_legal", "stack", "payoff", "done", "shown", "actor",
+    "folded",
+    "committed",
+    "cards",
+    "ncards",
+    "community",
+    "declared",
+    "chosen",
+    "split_five",
+    "split_two",
+    "split_legal",
+    "stack",
+    "payoff",
+    "done",
+    "shown",
+    "actor",
 )
 
 
