@@ -189,10 +189,11 @@ class Program:
             mask[:, SPLIT_BASE : SPLIT_BASE + 21] |= legal & on.unsqueeze(1)
         return mask & ~s.done.unsqueeze(1)
 
-    def apply(self, s: TableState, action: torch.Tensor) -> None:
-        """Every live table's actor takes ``action``; then every table runs on."""
+    def apply(self, s: TableState, action: torch.Tensor, active: torch.Tensor | None = None) -> None:
+        """Every live table's actor (of the tables ``active``, default all) takes
+        ``action``; then every table runs on."""
         kind = self.kind_at(s)
-        live = ~s.done
+        live = ~s.done if active is None else ~s.done & active
         n = s.n_decisions
         cols = s.decisions.shape[1]
         write = live & (n < cols)

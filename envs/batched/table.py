@@ -181,12 +181,19 @@ class TableBatch:
         self.last = self._empty()
         return self._result(torch.zeros(b, self.num_players, device=self.device), self.state.done.clone())
 
-    def step(self, actions: Any) -> BatchStep:
-        """One decision per table: ``actions`` ``[B]`` int on the batch's device."""
+    def step(self, actions: Any, active: torch.Tensor | None = None) -> BatchStep:
+        """One decision per table: ``actions`` ``[B]`` int on the batch's device.
+
+        ``active`` ``[B]`` bool (optional): only those tables act; the others keep
+        their state and their entries of ``actions`` are ignored (the single-agent
+        wrapper plays the opponents' seats this way)."""
         s = self.state
-        actions = self._check(actions)
-        self.program.apply(s, actions)
-        done = s.done.clone()
+        if active is not None and (active.shape != (self.num_tables,) or active.dtype != torch.bool):
+            raise ValueError(f"active must be a bool tensor of shape ({self.num_tables},)")
+        actions = self._check(actions, active)
+        was_done = s.done.clone()
+        self.program.apply(s, actions, active)
+        done = s.done & ~was_done  # finished at this step (without auto_reset a table stays done)
         rewards = (s.payoff.double() / self.spec.unit).float() * done.unsqueeze(1)
         if self.auto_reset:
             self._redeal(done)
@@ -226,7 +233,7 @@ class TableBatch:
         return self.program.mask(self.state)
 
     # ------------------------------------------------------------- checks
-    def _check(self, actions: Any) -> torch.Tensor:
+    def _check(self, actions: Any, active: torch.Tensor | None = None) -> torch.Tensor:
         b = self.num_tables
         if not isinstance(actions, torch.Tensor):
             raise BatchedIllegalActionError(
@@ -250,7 +257,7 @@ class TableBatch:
         if not self.check_actions:
             return actions
         mask = self._mask if self._mask is not None else self.program.mask(self.state)
-        live = ~self.state.done
+        live = ~self.state.done if active is None else ~self.state.done & active.to(self.device)
         in_range = (actions >= 0) & (actions < self.num_actions)
         legal = mask.gather(1, actions.clamp(0, self.num_actions - 1).unsqueeze(1)).squeeze(1) & in_range
         bad = live & ~legal
