@@ -173,3 +173,15 @@ def test_decks_and_buttons_are_checked() -> None:
     deck = np.stack([np.arange(52)[::-1], np.arange(52)])
     out = batch.reset(decks=deck, buttons=[1, 0])
     assert batch.state.button.tolist() == [1, 0] and out.seat.tolist() != [-1, -1]
+
+
+def test_without_auto_reset_a_finished_table_waits_and_reports_once() -> None:
+    batch = eb.make("toy_stud", 4, auto_reset=False)
+    out = batch.reset(seed=1)
+    reported = torch.zeros(4, dtype=torch.long)
+    for t in range(30):
+        out = batch.step(pick(out, t, batch.tables))
+        reported += out.done.long()
+        assert (out.action_mask[batch.state.done] == 0).all() and (out.seat[batch.state.done] == -1).all()
+    assert (reported <= 1).all() and batch.state.done.all()
+    assert [replay(batch.record(i)).payoffs() for i in range(4)] == batch.state.payoff.tolist()
