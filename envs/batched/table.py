@@ -226,7 +226,10 @@ class TableBatch:
         if isinstance(seat, int):
             check_int("seat", seat, 0, self.num_players - 1)
             seat = torch.full((self.num_tables,), seat, dtype=torch.int64, device=self.device)
-        return self.observer(self.state, seat.to(self.device))
+        seat = seat.to(self.device).long()
+        if seat.shape != (self.num_tables,) or bool(((seat < 0) | (seat >= self.num_players)).any()):
+            raise ValueError(f"seat must be an int 0..{self.num_players - 1} or {self.num_tables} such seats")
+        return self.observer(self.state, seat)
 
     def legal_mask(self) -> torch.Tensor:
         """``[B, A]`` the current legal actions."""
