@@ -12,7 +12,7 @@ export PYTHONPATH="${PYTHONPATH:-.}"
 nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1 || true
 "$PY" -c "import torch; print(torch.__version__, torch.cuda.is_available(), torch.cuda.get_device_name(0))" \
   > "$OUT/device.txt" 2>&1
-BATCHED_DEVICE=cuda timeout 300 "$PY" -m pytest -q -p no:cacheprovider tests/batched/test_cuda.py \
+timeout 300 "$PY" -m pytest -q -p no:cacheprovider tests/batched/test_cuda.py \
   > "$OUT/differential_cuda.log" 2>&1
 echo "differential test exit code: $?" >> "$OUT/differential_cuda.log"
 timeout 240 "$PY" benchmarks/bench_batched.py --device cuda --seconds 1 \
