@@ -1,0 +1,198 @@
+"""Observation vectors on tensors, laid out by the scalar game's own pieces.
+
+The scalar env's :class:`~envs.engine.observation.Tracker` writes each piece from the
+event log; here each piece class has a batched writer that computes the same values
+from the table state for a viewer seat per table. The layout (piece order, sizes,
+offsets) is the scalar game's list of pieces, so the two vectors agree index for
+index. One-hot entries are scattered into a spare last column when absent, so no
+table needs a branch. A piece class without a writer raises ``NoBatchedFormError``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import torch
+
+from envs.batched.betting import Seats
+from envs.batched.spec import NoBatchedFormError, Spec
+from envs.batched.state import TableState
+from envs.engine import observation as obs
+from envs.engine.actions import SPLIT_PAIRS
+from envs.engine.scaling import LINEAR_UNITS
+from envs.variants.cowpie.pieces import SPLIT_ROW, Splits
+
+__all__ = ["Observer", "chips_to_units"]
+
+
+def chips_to_units(amount: torch.Tensor, unit: int) -> torch.Tensor:
+    """``Tracker.chips`` as float32: the float64 quotient up to a million units, the
+    soft logarithmic growth of :func:`envs.engine.scaling.soft_units` beyond."""
+    x = amount.double()
+    linear = x / unit
+    size = x.abs().clamp(min=1.0)
+    soft = LINEAR_UNITS * (
+        1.0
+        + torch.log(size)
+        - torch.log(torch.tensor(float(unit), dtype=torch.float64))
+        - torch.log(torch.tensor(float(LINEAR_UNITS), dtype=torch.float64))
+    )
+    out = torch.where(x.abs() <= LINEAR_UNITS * unit, linear, torch.where(x >= 0, soft, -soft))
+    return out.float()
+
+
+class Observer:
+    """Builds ``[B, O]`` observations of a spec's pieces for viewer seats ``[B]``."""
+
+    def __init__(self, spec: Spec, seats: Seats) -> None:
+        self.spec, self.seats = spec, seats
+        self.size = sum(p.size for p in spec.pieces)
+        self.writers: list[tuple[int, obs.Piece, Callable[..., None]]] = []
+        writers = {
+            obs.OwnCards: self._own,
+            obs.UpCards: self._up,
+            obs.Community: self._community,
+            obs.BettingPiece: self._betting,
+            obs.Chips: self._chips,
+            obs.StreetPiece: self._street,
+            obs.Position: self._position,
+            obs.InHand: self._in_hand,
+            obs.History: self._history,
+            obs.Declarations: self._declarations,
+            obs.Shown: self._shown,
+            Splits: self._splits,
+        }
+        offset = 0
+        for piece in spec.pieces:
+            writer = writers.get(type(piece))
+            if writer is None:
+                raise NoBatchedFormError(
+                    f"{spec.game.name}: the observation piece {type(piece).__name__} has no batched form"
+                )
+            self.writers.append((offset, piece, writer))
+            offset += piece.size
+        self.labels = next((list(p.labels) for p in spec.pieces if isinstance(p, obs.StreetPiece)), [])
+
+    def __call__(self, s: TableState, viewer: torch.Tensor) -> torch.Tensor:
+        b = len(viewer)
+        out = torch.zeros(b, self.size + 1, device=viewer.device)
+        ctx = _View(s, self.seats, viewer, self.size)
+        for offset, piece, writer in self.writers:
+            writer(ctx, out, offset, piece)
+        return out[:, : self.size]
+
+    def chips(self, amount: torch.Tensor) -> torch.Tensor:
+        return chips_to_units(amount, self.spec.unit)
+
+    # ------------------------------------------------------------ pieces
+    def _own(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        cards = v.rel(v.s.cards)[:, 0]  # [B, C]
+        up = v.rel(v.s.up)[:, 0]
+        slot = torch.arange(cards.shape[1], device=cards.device) * 53 + off
+        v.hot(out, torch.where(cards >= 0, slot + cards, v.none))
+        v.hot(out, torch.where((cards >= 0) & up, slot + 52, v.none))
+
+    def _up(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        cards, up = v.rel(v.s.cards)[:, 1:], v.rel(v.s.up)[:, 1:]  # [B, P-1, C]
+        base = (torch.arange(cards.shape[1], device=cards.device) * 52 + off).view(1, -1, 1)
+        v.hot(out, torch.where((cards >= 0) & up, base + cards, v.none).flatten(1))
+
+    def _community(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        c = v.s.community
+        v.hot(out, torch.where(c >= 0, off + c, v.none).unsqueeze(1))
+
+    def _betting(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        s = v.s
+        to_call = (s.current_bet - Seats.at(s.contrib, v.viewer)).clamp(min=0)
+        amounts = torch.stack([s.committed.sum(1), to_call, s.current_bet, s.bet_unit], 1)
+        out[:, off : off + 4] = self.chips(amounts)
+        out[:, off + 4] = (s.bets.double() / piece.cap).float()  # type: ignore[attr-defined]
+
+    def _chips(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        s = v.s
+        behind = torch.where(self.seats.unlimited, 0, s.stack)
+        pair = torch.stack([v.rel(s.committed), v.rel(behind)], 2)  # [B, P, 2]
+        out[:, off : off + piece.size] = self.chips(pair).flatten(1)
+
+    def _street(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        lab = v.s.label
+        v.hot(out, torch.where(lab >= 0, off + lab, v.none).unsqueeze(1))
+
+    def _position(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        v.hot(out, (off + (v.viewer - v.s.button) % self.seats.p).unsqueeze(1))
+
+    def _in_hand(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        s = v.s
+        pair = torch.stack([v.rel(~s.folded), v.rel(self.seats.all_in(s))], 2)
+        out[:, off : off + piece.size] = pair.flatten(1).float()
+
+    def _history(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        h = v.s.history  # [B, S, P, LAPS, 7], absolute seats
+        b, streets, p = h.shape[0], piece.streets, self.seats.p  # type: ignore[attr-defined]
+        rows = h[:, :streets].reshape(b * streets, p, -1)  # one row per (table, street, seat)
+        first = (torch.arange(b * streets, device=h.device) * p).view(b, streets, 1)
+        index = (first + v.order.unsqueeze(1)).flatten()  # relative seat r of the viewer: absolute order[r]
+        out[:, off : off + piece.size] = rows.reshape(b * streets * p, -1).index_select(0, index).view(b, -1)
+
+    def _declarations(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        s = v.s
+        d = v.rel(s.declared)
+        seen = (d >= 0) & (s.revealed.unsqueeze(1) | (torch.arange(self.seats.p, device=d.device) == 0))
+        base = torch.arange(self.seats.p, device=d.device) * 3 + off
+        v.hot(out, torch.where(seen, base + d, v.none))
+
+    def _shown(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        s = v.s
+        cards = v.rel(s.cards)
+        shown = v.rel(s.shown).unsqueeze(2) & (cards >= 0)
+        base = (torch.arange(self.seats.p, device=cards.device) * 52 + off).view(1, -1, 1)
+        v.hot(out, torch.where(shown, base + cards, v.none).flatten(1))
+
+    def _splits(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        s = v.s
+        p = self.seats.p
+        own = torch.arange(p, device=s.cards.device) == 0
+        chosen = v.rel(s.chosen)
+        seen = (chosen >= 0) & (v.rel(s.split_public) | own)  # [B, P]
+        cards = v.rel(s.cards)  # [B, P, 7]
+        pick = chosen.clamp(min=0)
+        i, j = self.spec_pairs(s.cards.device)
+        in_two = (torch.arange(cards.shape[2], device=cards.device) == i[pick].unsqueeze(2)) | (
+            torch.arange(cards.shape[2], device=cards.device) == j[pick].unsqueeze(2)
+        )
+        base = (torch.arange(p, device=cards.device) * SPLIT_ROW + off).view(1, -1, 1)
+        where = base + cards + torch.where(in_two, 0, 52)
+        v.hot(out, torch.where(seen.unsqueeze(2) & (cards >= 0), where, v.none).flatten(1))
+        legal = v.rel(s.split_legal.gather(2, s.chosen.clamp(min=0).unsqueeze(2)).squeeze(2))
+        flag = base.squeeze(2) + 104
+        v.hot(out, torch.where(seen & legal, flag, v.none))
+
+    def spec_pairs(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+        """The two positions of each split's two-card hand."""
+        return _split_pairs(device)
+
+
+@functools.cache
+def _split_pairs(device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    return (
+        torch.tensor([a for a, _ in SPLIT_PAIRS], device=device),
+        torch.tensor([b for _, b in SPLIT_PAIRS], device=device),
+    )
+
+
+class _View:
+    """One observation call: the state, the viewers and relative-seat gathers."""
+
+    def __init__(self, s: TableState, seats: Seats, viewer: torch.Tensor, size: int) -> None:
+        self.s, self.viewer, self.none = s, viewer, size
+        self.order = seats.clockwise(viewer)  # relative seat r -> absolute seat
+
+    def rel(self, t: torch.Tensor) -> torch.Tensor:
+        """``t`` ``[B, P, ...]`` with its seat axis in relative order from the viewer."""
+        idx = self.order.view(*self.order.shape, *([1] * (t.dim() - 2))).expand_as(t)
+        return t.gather(1, idx)
+
+    def hot(self, out: torch.Tensor, index: torch.Tensor) -> None:
+        """Set 1.0 at ``index`` ``[B, K]`` (the spare column where absent)."""
+        out.scatter_(1, index, 1.0)
