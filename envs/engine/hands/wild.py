@@ -64,7 +64,9 @@ max_wild_high = wt.max_wild_high
 # ------------------------------------------------------------------------ input
 def _check_kind(wild: Any) -> None:
     if wild not in WILD_KINDS:
-        raise ValueError(f"wild={quoted(wild)} is not a wild-card rule: expected one of {', '.join(map(repr, WILD_KINDS))}")
+        raise ValueError(
+            f"wild={quoted(wild)} is not a wild-card rule: expected one of {', '.join(map(repr, WILD_KINDS))}"
+        )
 
 
 def _cards(cards: Any, wild: str, sizes: tuple[int, ...]) -> tuple[np.ndarray, bool]:

@@ -168,9 +168,7 @@ def _with_wilds(m: int) -> np.ndarray:
     those ranks plus ``5 - m`` fully wild cards."""
     naturals = _multisets(m)
     extra = _multisets(5 - m, most=5)
-    hands = np.concatenate(
-        [np.repeat(naturals, len(extra), axis=0), np.tile(extra, (len(naturals), 1))], axis=1
-    )
+    hands = np.concatenate([np.repeat(naturals, len(extra), axis=0), np.tile(extra, (len(naturals), 1))], axis=1)
     best = strength_of(wild_codes(hands, suited=False)).reshape(len(naturals), len(extra)).max(axis=1)
     return _dense(m, _keys(naturals, m), best)
 

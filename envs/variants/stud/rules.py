@@ -276,9 +276,7 @@ def best_showing(st: State, low_game: bool, rules: WildRules | None = None) -> i
     only, so with one up card each this is also the first street without a bring-in.
     Wild up cards count at their best value (docs/rules.md section 11)."""
     if rules is not None:
-        return _first_best(
-            st, lambda s: wild_showing_key(up_cards(st, s), low_game, rules), min if low_game else max
-        )
+        return _first_best(st, lambda s: wild_showing_key(up_cards(st, s), low_game, rules), min if low_game else max)
     return _first_best(st, lambda s: showing_key(up_cards(st, s), low_game), min if low_game else max)
 
 

@@ -12,8 +12,8 @@ import functools
 from dataclasses import replace
 
 from envs.engine.variant import BIG, BRING_IN, DOWN, SMALL, UP, Street, Variant
-from envs.variants.stud.pieces import stud_pieces
 from envs.engine.wild_options import WILD_OPTION_NAMES
+from envs.variants.stud.pieces import stud_pieces
 from envs.variants.stud.rules import (
     StudKind,
     StudOptions,
