@@ -131,3 +131,16 @@ def order_mismatches(values: Sequence[int], scores: Sequence[tuple[int, ...]], *
         if (s1 == s2) != (v1 == v2) or (s1 != s2 and not v1 < v2):
             bad += 1
     return bad
+
+
+def five_outranks_two_reference(five: tuple[int, ...], two: tuple[int, ...]) -> bool:
+    """Section 4's "the five-card hand ranks higher than the two-card hand", from the
+    reference scores of each (as the wild cards make them)."""
+    category = five[0]
+    if category >= 2:  # two pair or better (straights, flushes, five of a kind too)
+        return True
+    if two[0] == 1:  # the two-card hand is a pair
+        return category == 1 and five[1] >= two[1]
+    if category == 1:
+        return True
+    return (five[1], five[2]) >= (two[1], two[2])
