@@ -63,7 +63,7 @@ def test_a_stacked_joker_without_the_joker_is_refused_and_nothing_changes() -> N
     env = envs.make_raw("stud", 2)
     env.reset(seed=3)
     state, obs = env.state, env.observe("player_0")["observation"]
-    with pytest.raises(ValueError, match="the joker 'Jk', but this game has no joker: .*wild='joker' or wild='bug'"):
+    with pytest.raises(ValueError, match=r"the joker 'Jk', but this game has no joker: .*wild='joker' or wild='bug'"):
         env.reset(options={"deck": ["As", "Jk"]})
     assert env.state is state and (env.observe("player_0")["observation"] == obs).all()
     with pytest.raises(ValueError, match="the joker 'Jk', but this game has no joker"):
@@ -282,3 +282,29 @@ def test_histories_and_records_name_the_joker_jk() -> None:
     again = replay(HandRecord.from_json(record.to_json()))
     assert again.payoffs() == st.payoffs() and hand_history(again) == hand_history(st)
     assert "wild='joker'" in hand_history(st).splitlines()[1]
+
+
+# -------------------------------------------------------------------- PHH, render
+def test_phh_export_refuses_a_wild_card_hand() -> None:
+    from envs.phh import PHHError, to_phh
+
+    st = new_hand("stud", 2, {1: "Jk Ah Ac Ad As 2c 3d", 0: "Ks Qs Js Ts 9s 4h 5h"}, wild="joker")
+    call_down(st)
+    with pytest.raises(PHHError, match="wild='joker': PHH has no wild cards"):
+        to_phh(HandRecord.of(st))
+    deuces = make_game("stud", 2, wild="deuces").new_state(1)
+    call_down(deuces)
+    with pytest.raises(PHHError, match="wild='deuces'"):
+        to_phh(HandRecord.of(deuces))
+
+
+def test_the_renderer_draws_the_joker_legibly() -> None:
+    import numpy as np
+
+    from envs.render import JOKER_COLOR, card_image, table_image
+
+    joker = np.asarray(card_image(JOKER))[..., :3]
+    assert (np.abs(joker.astype(int) - JOKER_COLOR).sum(axis=-1) < 60).sum() > 20  # its purple ink
+    assert not np.array_equal(joker, np.asarray(card_image(51))[..., :3])
+    st = new_hand("stud", 2, {1: "2h 3h Jk", 0: "4c 5c As"}, last={0: 0, 1: 0}, wild="joker")
+    assert table_image(st, None).shape[-1] == 3
