@@ -308,3 +308,62 @@ def test_the_renderer_draws_the_joker_legibly() -> None:
     assert not np.array_equal(joker, np.asarray(card_image(51))[..., :3])
     st = new_hand("stud", 2, {1: "2h 3h Jk", 0: "4c 5c As"}, last={0: 0, 1: 0}, wild="joker")
     assert table_image(st, None).shape[-1] == 3
+
+
+# ------------------------------------------------- above the engine: gym, mixed, bots
+def test_the_gymnasium_ids_take_the_wild_options() -> None:
+    import gymnasium
+
+    import envs.gym_registry  # noqa: F401  (registers the ids)
+
+    env = gymnasium.make("DealersChoice/Stud-v0", wild="bug", natural_beats_wild=True, opponents="random")
+    obs, _ = env.reset(seed=0)
+    assert env.unwrapped.aec.game.options.wild == "bug" and len(env.unwrapped.aec.game.deck) == 53
+    plain = gymnasium.make("DealersChoice/Stud-v0", opponents="random")
+    plain_obs, _ = plain.reset(seed=0)
+    assert obs["action_mask"].shape == plain_obs["action_mask"].shape  # the action layout does not change
+    with pytest.raises(ValueError, match="not allowed for toy_stud"):
+        gymnasium.make("DealersChoice/ToyStud-v0", wild="joker")
+
+
+def test_the_wild_cards_piece_marks_the_joker_and_is_documented() -> None:
+    env = envs.make_raw("stud", 2, wild="joker")
+    env.reset(options={"deck": stud_deck(2, 0, {1: "Jk 3h As", 0: "4c 5c Kd"}, {0: 0, 1: 0}), "button": 0})
+    piece = next(p for p in env.tracker.pieces if p.name == "wild_cards")
+    mine = env.observe("player_1")["observation"][piece.offset : piece.offset + piece.size]
+    theirs = env.observe("player_0")["observation"][piece.offset : piece.offset + piece.size]
+    assert mine[0] == 1 and mine[4] == 1  # the joker rule; own slot 0 holds a wild card
+    assert theirs[4] == 0 and theirs[piece.up_at] == 0  # the joker is down: seat 0 cannot know it
+    assert "wild_cards" not in [p.name for p in envs.make_raw("stud", 2).tracker.pieces]
+    assert "joker" in piece.doc
+
+
+def test_dealers_choice_deals_a_wild_card_game_among_its_listed_games() -> None:
+    options = {"games": ("stud", "razz"), "choice": "rotate", "hands_per_game": 1}
+    table = make_game("dealers_choice", 3, **options, game_options={"stud": {"wild": "joker"}})
+    assert JOKER in table.deck
+    st = table.new_state(2)
+    assert st.playing.name == "stud" and st.playing.options.wild == "joker"
+    call_down(st)
+    razz = table.new_state(2, hand=1)
+    assert razz.playing.name == "razz" and JOKER in razz.piles["set aside"]  # razz plays without it
+    assert JOKER not in make_game("dealers_choice", 3, **options).deck
+
+
+def test_the_heuristic_values_wild_cards_and_refuses_what_it_cannot() -> None:
+    from agents.heuristic import HeuristicAgent, NoHeuristicError
+    from agents.heuristic.plans import rules_of
+
+    env = envs.make_raw("stud_hilo_declare", 2, wild="joker")
+    env.reset(seed=4)
+    bot = HeuristicAgent(seed=0)
+    while not env.state.is_over:
+        agent = env.agent_selection
+        view = env.public_view(agent)
+        assert JOKER in rules_of(view).deck  # an unseen joker can be dealt to the others
+        env.step(bot.act(env.observe(agent), view))
+    cowpie = envs.make_raw("cowpie", 2, wild="deuces")
+    cowpie.reset(seed=1)
+    agent = cowpie.agent_selection
+    with pytest.raises(NoHeuristicError, match="wild='deuces'"):
+        bot.act(cowpie.observe(agent), cowpie.public_view(agent))
