@@ -38,7 +38,7 @@ import numpy as np
 
 from envs.engine.cards import JOKER, RANK_PLURALS, RANKS, parse
 from envs.engine.hands import wild_tables as wt
-from envs.engine.hands.evaluate import chunked, describe_high, describe_low, low_threshold
+from envs.engine.hands.evaluate import chunked, describe_high, describe_low, evaluate_high, evaluate_low, low_threshold
 from envs.engine.hands.split import TWO_CARD_STRENGTH
 from envs.engine.hands.tables import FLUSH, NO_LOW
 from envs.engine.options import check_bool, check_choice, quoted
@@ -150,6 +150,9 @@ def _high_with(naturals: np.ndarray, w: int, wild: str, keys: np.ndarray, masks:
 
 def _high_block(flat: np.ndarray, wild: str, fewest: bool) -> tuple[np.ndarray, np.ndarray]:
     def group(naturals: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
+        if w == 0:  # no wild card: the natural evaluator, on the wild scale
+            natural = evaluate_high(naturals, validate=False).astype(np.int64)
+            return wt.nat_to_wild()[natural], np.zeros(len(naturals), np.int32)
         keys, masks = _rank_keys(naturals), _suit_masks(naturals)
         best = _high_with(naturals, w, wild, keys, masks)
         used = np.full(len(naturals), w, np.int32)
@@ -225,6 +228,8 @@ def _low_with(naturals: np.ndarray, w: int, keys: np.ndarray) -> np.ndarray:
 
 def _low_block(flat: np.ndarray, wild: str, fewest: bool) -> tuple[np.ndarray, np.ndarray]:
     def group(naturals: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
+        if w == 0:  # no wild card: the natural evaluator (lows keep the natural scale)
+            return evaluate_low(naturals, validate=False).astype(np.int32), np.zeros(len(naturals), np.int32)
         keys = _rank_keys(naturals)
         best = _low_with(naturals, w, keys)
         used = np.full(len(naturals), w, np.int32)

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from envs.engine.hands import wild_tables as wt
-from envs.engine.hands.split import _DOWN_OK_T, _I, _J, SPLITS, Splits
+from envs.engine.hands.split import _DOWN_OK_T, _I, _J, SPLITS, Splits, cowpie_splits
 from envs.engine.hands.tables import PAIR, TWO_PAIR
-from envs.engine.hands.wild import WildRules, _cards, two_card_ranks
+from envs.engine.hands.wild import TIE_BITS, WildRules, _cards, two_card_ranks, wild_count
 
 __all__ = ["SPLITS", "wild_five_keys", "wild_splits"]
 
@@ -53,6 +53,28 @@ def wild_splits(cards: Any, down: Any, rules: WildRules) -> Splits:
     down_arr = np.asarray(down, dtype=bool).reshape(-1, 7)
     if down_arr.shape != flat.shape:
         raise ValueError(f"down flags must have the cards' shape {arr_shape}, got {np.shape(down)}")
+    five_key, two_key = np.zeros((len(flat), 21), np.int64), np.zeros((len(flat), 21), np.int64)
+    legal = np.zeros((len(flat), 21), bool)
+    plain = wild_count(flat, rules.wild) == 0
+    for rows, fn in ((np.flatnonzero(plain), _natural_rows), (np.flatnonzero(~plain), _wild_rows)):
+        if rows.size:
+            five_key[rows], two_key[rows], legal[rows] = fn(flat[rows], down_arr[rows], rules)
+    shape = (*arr_shape[:-1], 21)
+    return Splits(five=five_key.reshape(shape), two=two_key.reshape(shape), legal=legal.reshape(shape))
+
+
+def _natural_rows(flat: np.ndarray, down: np.ndarray, rules: WildRules) -> tuple[np.ndarray, ...]:
+    """Hands without a wild card: the natural splits (fast), on the wild scale."""
+    natural = cowpie_splits(flat, down, validate=False)
+    five = wt.nat_to_wild()[natural.five.astype(np.int64)].astype(np.int64)
+    two = natural.two.astype(np.int64)
+    if rules.natural_beats_wild:  # no wild card in either hand
+        five, two = (five << TIE_BITS) + 7, (two << TIE_BITS) + 7
+    return five, two, natural.legal
+
+
+def _wild_rows(flat: np.ndarray, down_arr: np.ndarray, rules: WildRules) -> tuple[np.ndarray, ...]:
+    """Hands with a wild card: every five-card and two-card hand evaluated as it is made."""
     n = len(flat)
     keep = np.array([[c for c in range(7) if c not in s] for s in SPLITS])  # (21, 5)
     fives = flat[:, keep].reshape(-1, 5)
@@ -62,6 +84,4 @@ def wild_splits(cards: Any, down: Any, rules: WildRules) -> Splits:
     strength = np.asarray(rules.strength(five_key))
     outranks = wild_five_keys(strength) >= _two_keys(two_card_ranks(twos, rules.wild)).reshape(n, 21)
     pattern = (down_arr << np.arange(7)).sum(axis=1)
-    legal = outranks & _DOWN_OK_T[:, pattern].T
-    shape = (*arr_shape[:-1], 21)
-    return Splits(five=five_key.reshape(shape), two=two_key.reshape(shape), legal=legal.reshape(shape))
+    return five_key, two_key, outranks & _DOWN_OK_T[:, pattern].T
