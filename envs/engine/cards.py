@@ -184,10 +184,10 @@ def parse_deck(deck: Any, *, joker: bool = False) -> list[int]:
             given twice.
     """
     if isinstance(deck, str):
-        cards = parse(deck)
-        if JOKER in cards and not joker:
-            raise ValueError(_no_joker(cards.index(JOKER)))
-        return cards
+        parsed = parse(deck)
+        if JOKER in parsed and not joker:
+            raise ValueError(_no_joker(parsed.index(JOKER)))
+        return parsed
     if isinstance(deck, np.ndarray) and deck.ndim != 1:
         raise ValueError(f"a stacked deck must be one-dimensional, got an array of shape {deck.shape}")
     if not isinstance(deck, (Sequence, np.ndarray)) or isinstance(deck, (bytes, bytearray)):

@@ -77,7 +77,7 @@ def wild_options_class(base: type, name: str, module: str) -> type:
     checks), named ``name`` in ``module`` so that pickle finds it there."""
 
     @dataclass(frozen=True)
-    class WithWild(base):  # type: ignore[valid-type, misc]
+    class WithWild(base):  # type: ignore[misc]
         wild: str = "none"
         natural_beats_wild: bool = False
 

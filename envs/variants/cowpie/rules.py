@@ -288,7 +288,7 @@ def build_cowpie(variant: Variant, num_players: int, options: CowpieOptions) -> 
     if options.bet_after_split:
         wild = wild_rules(options)
         extra = {} if wild is None else {"rules": wild}
-        opener = functools.partial(best_showing, low_game=False, **extra)
+        opener = functools.partial(best_showing, low_game=False, **extra)  # type: ignore[arg-type]
         steps.append(Phase(label=AFTER_SPLIT, street=AFTER_SPLIT_STREET))
         steps.append(
             Betting(

@@ -45,6 +45,7 @@ from envs.engine.events import Event, EventKind
 from envs.engine.game import Step
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
 from envs.engine.hands.short import evaluate_short
+from envs.engine.hands.wild import WildRules
 from envs.engine.options import (
     DEFAULT_STACK,
     check_bool,
@@ -61,7 +62,6 @@ from envs.engine.steps import Ante, Declare, Showdown, seats_from_left_of_button
 from envs.engine.variant import BIG, BRING_IN, DOWN, UP, PotShare, Program, Street, Variant
 from envs.engine.wild_options import wild_options_class, wild_rules
 from envs.variants.stud.wild import (
-    WildRules,
     bring_in_key,
     describe_wild_share,
     shows_pair,
@@ -298,11 +298,11 @@ def betting_rounds(streets: tuple[Street, ...], options: StudOptions, low_game: 
     steps: list[Step] = []
     for index, street in enumerate(streets):
         bring_in = street.opener == BRING_IN and options.bring_in is not None
-        opener = functools.partial(bring_in_seat if bring_in else best_showing, low_game=low_game, **extra)
+        opener = functools.partial(bring_in_seat if bring_in else best_showing, low_game=low_game, **extra)  # type: ignore[arg-type]
         unit = options.big_bet if street.bet == BIG else options.small_bet
         rule = None
         if street.open_pair_big_bet and options.open_pair_big_bet:
-            rule = functools.partial(open_pair_unit, small=unit, big=options.big_bet, **extra)
+            rule = functools.partial(open_pair_unit, small=unit, big=options.big_bet, **extra)  # type: ignore[arg-type]
         deal = StudDeal(
             index=index,
             street=street,
