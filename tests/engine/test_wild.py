@@ -319,3 +319,13 @@ def test_bad_input_is_refused() -> None:
         wild_high("As Ks Jk", "joker")
     with pytest.raises(ValueError, match="wild"):
         WildRules("none")
+
+
+def test_natural_beats_wild_in_cowpie_splits() -> None:
+    """A natural hand's split keys carry "no wild card" too (the fast natural path)."""
+    strict, plain = WildRules("joker", natural_beats_wild=True), WildRules("joker")
+    split = SPLITS.index((5, 6))  # five: the first five cards; two: 3c 2d
+    natural, wild = parse("Ah Ad Kc 9s 5h 3c 2d"), parse("Ah Jk Kc 9s 5h 3c 2d")
+    assert wild_splits(natural, [True] * 7, strict).five[split] > wild_splits(wild, [True] * 7, strict).five[split]
+    assert wild_splits(natural, [True] * 7, plain).five[split] == wild_splits(wild, [True] * 7, plain).five[split]
+    assert wild_splits(natural, [True] * 7, strict).two[split] == wild_splits(wild, [True] * 7, strict).two[split]
