@@ -51,7 +51,7 @@ from envs.engine.wild_options import wild_rules
 from envs.variants import get_variant
 from envs.view import PublicView
 
-WILD_FAMILIES = ("stud",)  # families whose heuristic values wild-card hands (docs/rules.md section 11)
+WILD_FAMILIES = ("stud", "cowboy")  # families whose heuristic values wild-card hands (docs/rules.md section 11)
 DECIDERS: dict[str, Family] = {
     "stud": stud.FAMILY,
     "cowpie": cowpie.FAMILY,
@@ -145,7 +145,7 @@ def _checked(view: PublicView) -> tuple[PublicView, Family]:
     if wild_rules(view.options) is not None and get_variant(view.variant).family not in WILD_FAMILIES:
         raise NoHeuristicError(
             f"no heuristic for {view.variant} with wild={view.options.wild!r}: the heuristic values wild-card "
-            f"hands in the {', '.join(WILD_FAMILIES)} family only (its Cowpie split tables and Cowboy draws are "
+            f"hands in the {', '.join(WILD_FAMILIES)} families only (its Cowpie split-ranking tables are "
             "natural-card only)"
         )
     return view, family
