@@ -336,7 +336,7 @@ def equity(view: PublicView, ctx: Context) -> float:
     """Expected pot share at the showdown against random hidden cards (betting's way of
     counting, whatever the decision)."""
     p = plan(view, DEFAULT_STYLE, ctx.samples)
-    (outcome,) = _outcomes(_bet_way(view), [p], draw(ctx.rng, [p.request]), p.deal.players)
+    (outcome,) = _outcomes((*_bet_way(view), wild_rules(view.options)), [p], draw(ctx.rng, [p.request]), p.deal.players)
     assert isinstance(outcome, float)
     return outcome
 

@@ -64,9 +64,9 @@ from envs.engine.wild_options import wild_options_class, wild_rules
 from envs.variants.stud.wild import (
     bring_in_key,
     describe_wild_share,
+    showing_candidates,
     shows_pair,
     wild_shares,
-    wild_showing_key,
     wild_suit,
 )
 
@@ -276,7 +276,13 @@ def best_showing(st: State, low_game: bool, rules: WildRules | None = None) -> i
     only, so with one up card each this is also the first street without a bring-in.
     Wild up cards count at their best value (docs/rules.md section 11)."""
     if rules is not None:
-        return _first_best(st, lambda s: wild_showing_key(up_cards(st, s), low_game, rules), min if low_game else max)
+        best = min if low_game else max
+
+        def key(seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+            made = showing_candidates(up_cards(st, seat), low_game, rules)
+            return best(showing_key(cards, low_game) for cards in made)
+
+        return _first_best(st, key, best)
     return _first_best(st, lambda s: showing_key(up_cards(st, s), low_game), min if low_game else max)
 
 

@@ -43,19 +43,20 @@ def bring_in_key(card: int, low_game: bool, rules: WildRules | None) -> int:
     return 100 + wild_suit(card) if wild else card
 
 
-def wild_showing_key(cards: list[int], low_game: bool, rules: WildRules) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``showing_key`` of up cards with their wild cards at their best value."""
-    from envs.variants.stud.rules import showing_key
-
+def showing_candidates(cards: list[int], low_game: bool, rules: WildRules) -> list[list[int]]:
+    """The up cards as their wild cards may make them, for the best showing hand: in
+    razz each wild card the lowest rank missing (it never pairs: one candidate), in
+    high games every wild card one rank (adding them to one rank makes the best
+    pattern: one candidate per rank). The caller ranks them with ``showing_key``."""
     naturals = [c for c in cards if not rules.is_wild(c)]
     wilds = len(cards) - len(naturals)
     if not wilds:
-        return showing_key(cards, low_game)
-    if low_game:  # each wild card the lowest rank missing: it never pairs
+        return [cards]
+    if low_game:
         present = {c >> 2 for c in naturals}
         missing = [r for r in _ACE_LOW_ORDER if r not in present][:wilds]
-        return showing_key(naturals + [r * 4 for r in missing], True)
-    return max(showing_key(naturals + [r * 4] * wilds, False) for r in range(13))
+        return [naturals + [r * 4 for r in missing]]
+    return [naturals + [r * 4] * wilds for r in range(13)]
 
 
 def shows_pair(cards: list[int], rules: WildRules | None) -> bool:
