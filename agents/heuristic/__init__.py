@@ -47,11 +47,9 @@ from agents.heuristic import chowaha, cowboy, cowpie, mixed, stud
 from agents.heuristic.plans import Family, groups
 from agents.heuristic.sampling import draw
 from agents.heuristic.style import DEFAULT_STYLE, PRESETS, HeuristicStyle, parse_style
-from envs.engine.wild_options import wild_rules
 from envs.variants import get_variant
 from envs.view import PublicView
 
-WILD_FAMILIES = ("stud", "cowboy")  # families whose heuristic values wild-card hands (docs/rules.md section 11)
 DECIDERS: dict[str, Family] = {
     "stud": stud.FAMILY,
     "cowpie": cowpie.FAMILY,
@@ -142,12 +140,6 @@ def _checked(view: PublicView) -> tuple[PublicView, Family]:
     if view.game and view.game != view.variant:
         view = mixed.game_view(view)
         family = decider(view.variant)
-    if wild_rules(view.options) is not None and get_variant(view.variant).family not in WILD_FAMILIES:
-        raise NoHeuristicError(
-            f"no heuristic for {view.variant} with wild={view.options.wild!r}: the heuristic values wild-card "
-            f"hands in the {', '.join(WILD_FAMILIES)} families only (its Cowpie split-ranking tables are "
-            "natural-card only)"
-        )
     return view, family
 
 

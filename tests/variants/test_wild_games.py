@@ -10,7 +10,7 @@ import pytest
 
 import envs
 from envs.engine.actions import BRING_IN, CHECK_CALL, DECLARE_BOTH, DECLARE_HIGH, FOLD, RAISE, SPLIT_BASE
-from envs.engine.cards import JOKER
+from envs.engine.cards import JOKER, parse
 from envs.engine.hands.split import SPLITS
 from envs.engine.history import HandRecord, hand_history
 from envs.variants import get_variant, make_game, replay
@@ -350,9 +350,24 @@ def test_dealers_choice_deals_a_wild_card_game_among_its_listed_games() -> None:
     assert JOKER not in make_game("dealers_choice", 3, **options).deck
 
 
-def test_the_heuristic_values_wild_cards_and_refuses_what_it_cannot() -> None:
-    from agents.heuristic import HeuristicAgent, NoHeuristicError
+@pytest.mark.parametrize("name", ["cowpie", "cowgirl"])
+def test_the_heuristic_plays_wild_cowpie_and_cowboy_games(name: str) -> None:
+    from agents.heuristic import HeuristicAgent
+
+    env = envs.make_raw(name, 3, wild="joker", natural_beats_wild=True)
+    env.reset(seed=2)
+    bot = HeuristicAgent(seed=0)
+    while not env.state.is_over:
+        agent = env.agent_selection
+        env.step(bot.act(env.observe(agent), env.public_view(agent)))
+    assert sum(env.state.payoffs()) == 0
+
+
+def test_the_heuristic_values_wild_cards() -> None:
+    from agents.heuristic import HeuristicAgent
     from agents.heuristic.plans import rules_of
+    from envs.engine.wild_options import wild_rules
+    from envs.variants.cowpie import rank_splits
 
     env = envs.make_raw("stud_hilo_declare", 2, wild="joker")
     env.reset(seed=4)
@@ -362,8 +377,7 @@ def test_the_heuristic_values_wild_cards_and_refuses_what_it_cannot() -> None:
         view = env.public_view(agent)
         assert JOKER in rules_of(view).deck  # an unseen joker can be dealt to the others
         env.step(bot.act(env.observe(agent), view))
-    cowpie = envs.make_raw("cowpie", 2, wild="deuces")
-    cowpie.reset(seed=1)
-    agent = cowpie.agent_selection
-    with pytest.raises(NoHeuristicError, match="wild='deuces'"):
-        bot.act(cowpie.observe(agent), cowpie.public_view(agent))
+    rules = wild_rules(make_game("cowpie", 2, wild="joker").options)
+    down = [True, True, False, False, False, False, True]
+    best, _ = rank_splits(parse("Jk 9d Kh Kc 7s 4d 2c"), down, rules=rules)[0]
+    assert best == SPLIT_BASE + SPLITS.index((0, 1))  # K-K-7-4-2 and a pair of nines made with the joker
