@@ -1,6 +1,7 @@
 """The heuristic against the random bot in wild-card games (docs/rules.md section 11).
 
-Duplicate deals, two seats, big bets per 100 seat-hands with a 95% interval::
+Duplicate deals, two seats (the Cowboy games three: antes per game), big bets per 100
+seat-hands with a 95% interval::
 
     python benchmarks/bench_wild_heuristic.py --deals 200
 """
@@ -12,7 +13,8 @@ import time
 
 from evaluation.arena import run_match
 
-GAMES = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud")
+GAMES = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud", "cowpie", "cowboy", "cowgirl", "cowpattie")
+SEATS = {"cowboy": 3, "cowgirl": 3, "cowpattie": 3}  # the Cowboy games: three seats, rewards in antes per game
 RULES = ({"wild": "joker"}, {"wild": "bug"}, {"wild": "deuces"}, {"wild": "joker", "natural_beats_wild": True})
 
 
@@ -22,12 +24,14 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
-    print("| variant | options | heuristic vs random (big bets / 100 hands) | seconds |")
+    print("| variant | options | heuristic vs random | seconds |")
     print("|---|---|---|---:|")
     for game in args.games.split(","):
         for options in RULES:
             start = time.perf_counter()
-            result = run_match(game, ["heuristic", "random"], deals=args.deals, seed=1, options=dict(options))
+            seats = SEATS.get(game)
+            bots = ["heuristic", "random"]
+            result = run_match(game, bots, deals=args.deals, num_players=seats, seed=1, options=dict(options))
             print(f"| {game} | {options} | {result.result(0)} | {time.perf_counter() - start:.0f} |", flush=True)
 
 
