@@ -31,6 +31,8 @@ import numpy as np
 
 from envs.engine.cards import format_card
 from envs.engine.hands import best_board_hands, cowpie_splits, evaluate_high, evaluate_low, tables
+from envs.engine.hands.wild import WildRules, wild_high, wild_low
+from envs.engine.hands.wild_split import wild_splits
 
 BATCHES = (1, 64, 4096, 100_000)
 LAYOUT_BOARDS = [[0, 1, 2, 9, 11], [3, 4, 5, 9, 11], [3, 4, 5, 10, 11], [6, 7, 8, 10, 11]]
@@ -113,11 +115,19 @@ def main() -> None:
         down = np.zeros((n, 7), bool)
         down[:, [0, 1, 6]] = True
         hole, boards = deal[:, :2].copy(), deal[:, 2:][:, LAYOUT_BOARDS]
+        joker_seven = np.ascontiguousarray(np.argsort(rng.random((n, 53)), axis=1)[:, :7])
         jobs: dict[str, Callable[[], object]] = {
             "7-card high": lambda s=seven: evaluate_high(s),
             "7-card 8-or-better low": lambda s=seven: evaluate_low(s, qualifier=8),
             "Cowpie 21 splits + legality": lambda s=seven, d=down: cowpie_splits(s, d),
             "Chowaha hi+lo, 4 boards (players)": lambda h=hole, b=boards: best_board_hands(h, b),
+            # wild cards (docs/rules.md section 11): a 53-card deck, about one hand in
+            # eight holds the joker; deuces: every hand as dealt from 52
+            "7-card high, joker wild": lambda s=joker_seven: wild_high(s, "joker"),
+            "7-card high, the bug": lambda s=joker_seven: wild_high(s, "bug"),
+            "7-card high, deuces wild": lambda s=seven: wild_high(s, "deuces"),
+            "7-card 8-or-better low, joker wild": lambda s=joker_seven: wild_low(s, "joker", 8),
+            "Cowpie 21 splits, joker wild": lambda s=joker_seven, d=down: wild_splits(s, d, WildRules("joker")),
         }
         figures = {name: rate(fn, n, args.repeats) for name, fn in jobs.items()}
         if not args.no_peers and n <= args.peer_max:
@@ -133,6 +143,12 @@ def main() -> None:
         cells = "".join(f"{by_batch[n] / 1e6:>13.2f}M" if n in by_batch else f"{'-':>14s}" for n in BATCHES)
         print(f"{name:40s}{cells}")
     ours = rows["7-card high"]
+    print("\nslowdown of each wild-card evaluator against its natural one (same batch):")
+    natural = {"high": "7-card high", "low": "7-card 8-or-better low", "Cowpie": "Cowpie 21 splits + legality"}
+    for name, by_batch in rows.items():
+        if "wild" in name or "bug" in name:
+            base = rows[next(v for k, v in natural.items() if k in name)]
+            print(f"{name:40s}" + "".join(f"{base[n] / by_batch[n]:>13.1f}x" for n in BATCHES))
     print("\nratio of evaluate_high to each peer (same hands, same batch):")
     for name, by_batch in rows.items():
         if name.startswith("7-card high: "):

@@ -37,7 +37,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.engine.cards import format_cards, parse_deck
+from envs.engine.cards import JOKER, format_cards, parse_deck
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord, hand_history
 from envs.engine.observation import describe, docs_table
@@ -268,7 +268,7 @@ class DealersChoiceEnv(AECEnv):  # type: ignore[misc]
         if hand is not None:
             hand = check_hand(hand)
         deck = options.get("deck")
-        return button, None if deck is None else parse_deck(deck), hand
+        return button, None if deck is None else parse_deck(deck, joker=JOKER in self.game.deck), hand
 
     # ------------------------------------------------------------------- step
     def observe(self, agent: str) -> dict[str, np.ndarray]:

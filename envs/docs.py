@@ -13,6 +13,7 @@ import dataclasses
 import textwrap
 
 from envs.engine.variant import Variant
+from envs.engine.wild_options import WILD_DEFAULTS
 from envs.variants import get_variant
 
 WIDTH = 88
@@ -30,6 +31,9 @@ def options_table(variant: Variant) -> list[str]:
     for f in dataclasses.fields(options):
         if f.name in variant.option_names:
             rows.append(f"| `{f.name}` | `{getattr(options, f.name)!r}` |")
+    if variant.wild_options_cls is not None:  # the house rule's own class (docs/rules.md section 11)
+        for name, default in WILD_DEFAULTS.items():
+            rows.append(f"| `{name}` | `{default!r}` |")
     return rows
 
 

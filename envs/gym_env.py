@@ -52,7 +52,7 @@ import gymnasium
 import numpy as np
 
 from envs.aec import RENDER_FPS, DealersChoiceEnv
-from envs.engine.cards import parse_deck
+from envs.engine.cards import JOKER, parse_deck
 from envs.engine.options import check_choice, check_int, check_seat, check_seed, quoted
 from envs.policy import Policy, Seating
 from envs.policy import describe as describe_bot
@@ -138,7 +138,7 @@ class DealersChoiceGymEnv(gymnasium.Env[Observation, int]):
         rotates both. ``seed`` (None or an int >= 0, numpy ints too) and ``options``
         are checked before anything changes: a bad one raises and changes nothing."""
         seed = check_seed(seed)
-        options = _check_reset_options(options, self.num_players)
+        options = _check_reset_options(options, self.num_players, JOKER in self.aec.game.deck)
         super().reset(seed=seed)
         if seed is not None or self._needs_seed:
             self._reseed(seed)
@@ -325,7 +325,7 @@ def _check_learner_seat(value: Any, num_players: int) -> int | str:
     return value
 
 
-def _check_reset_options(options: Any, num_players: int) -> dict[str, Any]:
+def _check_reset_options(options: Any, num_players: int, joker: bool = False) -> dict[str, Any]:
     """Reset's options, checked (the deck parsed to card ints) before anything changes."""
     if options is None:
         return {}
@@ -344,7 +344,7 @@ def _check_reset_options(options: Any, num_players: int) -> dict[str, Any]:
     if options.get("deck") is None:
         options.pop("deck", None)  # deck=None: an ordinary shuffle, as if not given
     else:
-        options["deck"] = parse_deck(options["deck"])
+        options["deck"] = parse_deck(options["deck"], joker=joker)  # the joker only where wild cards deal it
     return options
 
 

@@ -83,6 +83,12 @@ def to_phh(record: HandRecord, *, players: Sequence[str] | None = None) -> str:
             f"variant {record.variant!r} has no PHH code; PHH covers "
             + ", ".join(f"{name} ({c})" for name, c in PHH_CODES.items())
         )
+    wild = record.options.get("wild", "none")
+    if wild != "none":
+        raise PHHError(
+            f"wild={wild!r}: PHH has no wild cards (no joker, no card that stands for another; docs/rules.md "
+            "section 11), so a wild-card hand has no PHH form"
+        )
     state = replay(record)
     _check_expressible(state)
     n, options = state.n, state.game.options

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from envs.engine.cards import RANKS, SUIT_SYMBOLS
+from envs.engine.cards import JOKER, JOKER_NAME, RANKS, SUIT_SYMBOLS
 from envs.engine.events import EventKind
 from envs.engine.history import _event_line  # the history's own words: the picture says no more than it
 from envs.engine.state import State
@@ -41,6 +41,7 @@ BACKGROUND = (24, 28, 36)
 FELT, FELT_EDGE = (28, 102, 60), (92, 58, 30)
 TEXT, DIM_TEXT, HIGHLIGHT = (236, 236, 236), (150, 150, 150), (255, 208, 64)
 SUIT_COLORS = ((20, 130, 40), (30, 80, 200), (200, 30, 30), (20, 20, 20))  # four colours: c d h s
+JOKER_COLOR = (130, 40, 170)  # no suit's colour: the joker reads as no ordinary card
 CHIP_COLORS = ((230, 60, 50), (40, 90, 210), (30, 30, 30), (240, 240, 240))
 ACTION_KINDS = frozenset(
     {"action", "ante", "blind", "declare", "reveal", "split", "split_reveal", "stay", "draw", "award", "dummy"}
@@ -80,6 +81,10 @@ def card_image(card: int | None, down: bool = False, dim: bool = False) -> Image
         for x in range(-CARD_H, CARD_W, 5):
             draw.line((x + 3, 3, x + CARD_H - 3, CARD_H - 3), fill=(70, 95, 190))
         draw.rounded_rectangle(box, 3, outline=(230, 230, 230))
+    elif card == JOKER:  # the joker of the wild-card house rules: "Jk" and a star, in purple
+        draw.rounded_rectangle(box, 3, fill=(214, 226, 244) if down else (250, 250, 250), outline=(90, 90, 90))
+        draw.text((CARD_W // 2, 10), JOKER_NAME, fill=JOKER_COLOR, font=font(13, bold=True), anchor="mm")
+        draw.text((CARD_W // 2, 26), "\u2605", fill=JOKER_COLOR, font=font(15), anchor="mm")
     else:
         rank, suit = divmod(card, 4)
         draw.rounded_rectangle(box, 3, fill=(214, 226, 244) if down else (250, 250, 250), outline=(90, 90, 90))

@@ -44,13 +44,15 @@ from math import comb
 import numpy as np
 
 from agents.heuristic.equity import Context
-from agents.heuristic.plans import Family, groups, unseen_cards
+from agents.heuristic.plans import ALL_CARDS, Family, groups, unseen_cards
 from agents.heuristic.sampling import Drawn, Request, draw
 from agents.heuristic.style import DEFAULT_STYLE, HeuristicStyle
 from envs.engine.actions import DECLARE_LOW, DRAW_BASE, FOLD, NUM_DRAWS, STAY, draw_action
-from envs.engine.hands import NO_LOW, evaluate_high, evaluate_low, high_category, high_value, low_value
-from envs.engine.hands.evaluate import low_threshold
+from envs.engine.cards import JOKER
+from envs.engine.hands import NO_LOW, evaluate_high, evaluate_low, high_category, high_value
 from envs.engine.hands.tables import STRAIGHT
+from envs.engine.hands.wild import WildRules, wild_high_category
+from envs.engine.wild_options import wild_rules
 from envs.variants.cowboy.deal import HAND_SIZE, draw_actions
 from envs.view import PublicView
 
@@ -71,13 +73,20 @@ class Rules:
     dummy: bool
     max_draw: int
     ace_draw: int | None
+    wild: WildRules | None = None  # the wild-card house rule (docs/rules.md section 11)
 
     @classmethod
     def of(cls, view: PublicView) -> Rules:
         """Read them from the view's options."""
         o = view.options
         qualifier = 8 if o.low_rule == "a5_8" else None
-        return cls(qualifier, o.swing_rule == "outright", o.two_stay, o.match_cap, o.dummy, o.max_draw, o.ace_draw)
+        outright = o.swing_rule == "outright"
+        return cls(qualifier, outright, o.two_stay, o.match_cap, o.dummy, o.max_draw, o.ace_draw, wild_rules(o))
+
+    @property
+    def deck(self) -> frozenset[int]:
+        """The cards an opponent may hold: the joker too where it is dealt."""
+        return ALL_CARDS | {JOKER} if self.wild is not None and self.wild.wild != "deuces" else ALL_CARDS
 
     def match(self, pot: int) -> int:
         """What a stayer who wins nothing pays."""
@@ -90,8 +99,10 @@ def _low_rank(card: int) -> int:
     return ((card >> 2) + 1) % 13
 
 
-def high_discards(hand: Sequence[int]) -> list[int]:
-    """Positions to throw for a high hand, the most useless first."""
+def high_discards(hand: Sequence[int], wild: WildRules | None = None) -> list[int]:
+    """Positions to throw for a high hand, the most useless first (never a wild card)."""
+    if wild is not None:
+        return _wild_high_discards(hand, wild)
     if high_category(high_value(list(hand))) >= STRAIGHT:
         return []
     ranks = [c >> 2 for c in hand]
@@ -105,12 +116,27 @@ def high_discards(hand: Sequence[int]) -> list[int]:
     return list(range(HAND_SIZE - 1))  # keep the top card
 
 
-def low_discards(hand: Sequence[int]) -> list[int]:
+def _wild_high_discards(hand: Sequence[int], wild: WildRules) -> list[int]:
+    """Keep the wild cards, and pairs or better; otherwise draw to the best natural card."""
+    strength = int(wild.strength(wild.high(list(hand))))
+    if wild_high_category(strength) >= STRAIGHT:
+        return []
+    natural = [i for i in range(HAND_SIZE) if not wild.is_wild(hand[i])]
+    ranks = [hand[i] >> 2 for i in natural]
+    paired = [i for i, r in zip(natural, ranks, strict=True) if ranks.count(r) > 1]
+    if paired:
+        return [i for i in natural if i not in paired]
+    return sorted(natural, key=lambda i: hand[i])[: max(0, len(natural) - 1)]  # keep the top natural card
+
+
+def low_discards(hand: Sequence[int], wild: WildRules | None = None) -> list[int]:
     """Positions to throw for a low hand: second cards of a rank first, then cards above
-    an eight, the highest first."""
+    an eight, the highest first (never a wild card: it is the lowest rank missing)."""
     seen: set[int] = set()
     dup, high = [], []
     for i in sorted(range(HAND_SIZE), key=lambda i: _low_rank(hand[i])):
+        if wild is not None and wild.is_wild(hand[i]):
+            continue
         rank = _low_rank(hand[i])
         if rank in seen:
             dup.append(i)
@@ -136,7 +162,7 @@ def candidates(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
         return [()]
     legal = draw_actions(hand, rules.max_draw, rules.ace_draw)
     out: list[tuple[int, ...]] = []
-    for discards in (high_discards(hand), low_discards(hand), []):
+    for discards in (high_discards(hand, rules.wild), low_discards(hand, rules.wild), []):
         option = trimmed(discards, legal)
         if option not in out:
             out.append(option)
@@ -144,8 +170,10 @@ def candidates(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
 
 
 # ------------------------------------------------------------- Monte Carlo
-def _values(hands: np.ndarray, qualifier: int | None) -> tuple[np.ndarray, np.ndarray]:
+def _values(hands: np.ndarray, qualifier: int | None, wild: WildRules | None = None) -> tuple[np.ndarray, np.ndarray]:
     flat = hands.reshape(-1, HAND_SIZE)
+    if wild is not None:  # keys of the wild-card rule, as the showdown compares them
+        return wild.high(flat).reshape(hands.shape[:-1]), wild.low(flat, qualifier).reshape(hands.shape[:-1])
     high = evaluate_high(flat, validate=False).reshape(hands.shape[:-1])
     low = evaluate_low(flat, qualifier, validate=False).reshape(hands.shape[:-1])
     return high, low
@@ -281,7 +309,7 @@ def _chance_plan(
     samples: int,
 ) -> CowboyPlan:
     count = max(len(o) for o in options) + HAND_SIZE * (opponents + 1)
-    request = Request(unseen_cards(view.own_cards), samples, count)
+    request = Request(unseen_cards(view.own_cards, rules.deck), samples, count)
     return CowboyPlan(view, style, rules, kind, options, opponents, request)
 
 
@@ -307,7 +335,7 @@ def finish(plans: Sequence[CowboyPlan], drawn: Sequence[Drawn | None]) -> list[i
     return actions
 
 
-Shape = tuple[int | None, bool, int, int, int, tuple[bool, ...]]
+Shape = tuple[tuple[int | None, WildRules | None], bool, int, int, int, tuple[bool, ...]]
 
 
 def _shape(p: CowboyPlan, drawn: Drawn | None) -> Shape:
@@ -315,17 +343,17 @@ def _shape(p: CowboyPlan, drawn: Drawn | None) -> Shape:
     swing rule, the candidate, opponent and sample counts, where a dummy plays."""
     assert drawn is not None
     dummy_at = tuple(_dummy_at(p.view, p.rules, p.opponents).tolist())
-    return p.rules.qualifier, p.rules.outright, len(p.options), p.opponents, len(drawn.cards), dummy_at
+    return (p.rules.qualifier, p.rules.wild), p.rules.outright, len(p.options), p.opponents, len(drawn.cards), dummy_at
 
 
 def _decide_alike(plans: Sequence[CowboyPlan], drawn: Sequence[Drawn | None], key: Shape) -> list[int]:
     """Decisions of one shape: their hands in one evaluation, their chances in one pass."""
-    qualifier, outright, candidates, opponents, samples, dummy_at = key
+    (qualifier, wild), outright, candidates, opponents, samples, dummy_at = key
     hands = []
     for p, d in zip(plans, drawn, strict=True):
         assert d is not None
         hands.append(deal_hands(p.view.own_cards, p.options, d.cards, opponents))
-    high, low = _values(np.stack(hands), qualifier)  # (n, C * S + S * (O + 1))
+    high, low = _values(np.stack(hands), qualifier, wild)  # (n, C * S + S * (O + 1))
     mine = (len(plans), candidates, samples)
     others = (len(plans), samples, opponents + 1)
     split = candidates * samples
@@ -376,21 +404,21 @@ DECIDE = {"stay": stay_or_fold, "draw": choose_draw, "declare": declare}
 
 def _dummy_plan(view: PublicView, style: HeuristicStyle, rules: Rules, samples: int) -> CowboyPlan:
     summary = view.extra["summaries"][-1]
-    floor = 0 if rules.qualifier is None else low_threshold(rules.qualifier)
     high_targets: list[tuple[int, int]] = []
     low_targets: list[tuple[int, int]] = []
     for seat, (won_high, won_low) in enumerate(summary.won):
+        shown = np.array([summary.shown[seat]])
         if won_high:
-            high_targets.append((seat, high_value(list(summary.shown[seat]))))
+            high_targets.append((seat, int(_values(shown, rules.qualifier, rules.wild)[0][0])))
         if won_low:
-            low_targets.append((seat, low_value(list(summary.shown[seat]), floor)))
+            low_targets.append((seat, int(_values(shown, rules.qualifier, rules.wild)[1][0])))
     legal = sorted(view.legal_actions)
     if not high_targets and not low_targets:
         action = draw_action([]) if draw_action([]) in legal else legal[0]
         return CowboyPlan(view, style, rules, "dummy", [], 0, None, action)
     known = set(view.own_cards) | set(view.extra["dummy_cards"]) | {c for hand in summary.shown for c in hand}
     masks = [a - DRAW_BASE for a in legal]
-    request = Request(unseen_cards(known), samples, max(m.bit_count() for m in masks))
+    request = Request(unseen_cards(known, rules.deck), samples, max(m.bit_count() for m in masks))
     targets = DummyTargets(high_targets, low_targets, masks)
     return CowboyPlan(view, style, rules, "dummy", [], 0, request, targets=targets)
 
@@ -405,7 +433,7 @@ def dummy_draw(p: CowboyPlan, drawn: Drawn | None) -> int:
     for i, mask in enumerate(masks):
         positions = [q for q in range(HAND_SIZE) if mask >> q & 1]
         hands[i][:, positions] = drawn.cards[:, : len(positions)]
-    high, low = _values(hands, p.rules.qualifier)  # (M, S)
+    high, low = _values(hands, p.rules.qualifier, p.rules.wild)  # (M, S)
     seats = sorted({s for s, _ in high_targets} | {s for s, _ in low_targets})
     beaten = np.zeros((len(masks), samples, len(seats)), bool)
     for seat, value in high_targets:

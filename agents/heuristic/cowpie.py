@@ -30,7 +30,10 @@ from agents.heuristic.stud import StudDeal, best_share, deal_plan, gather, playe
 from agents.heuristic.style import DEFAULT_STYLE, HeuristicStyle
 from envs.engine.actions import SPLIT_BASE, SPLIT_PAIRS
 from envs.engine.hands import cowpie_splits
+from envs.engine.hands.wild_split import wild_splits
+from envs.engine.wild_options import wild_rules
 from envs.variants.cowpie import five_card_percentiles, rank_splits, two_card_percentiles
+from envs.variants.cowpie.splits import natural_floor
 from envs.view import PublicView
 
 SPLIT_HANDS = 1024  # hands split per block: 21 splits each, the temporaries must stay in cache
@@ -40,7 +43,8 @@ def choose_split(view: PublicView) -> int:
     """The best legal split by ``rank_splits``' score."""
     down = [not up for up in view.own_up]
     legal = set(view.legal_actions)
-    for action, _score in rank_splits(list(view.own_cards), down, opponents=max(1, view.live_opponents)):
+    rules = wild_rules(view.options)
+    for action, _score in rank_splits(list(view.own_cards), down, opponents=max(1, view.live_opponents), rules=rules):
         if action in legal:
             return action
     raise RuntimeError(f"no legal split among {sorted(legal)} for {view.own_cards}")  # rank_splits is never empty
@@ -76,8 +80,11 @@ def finish(plans: Sequence[CowpiePlan], drawn: Sequence[Drawn | None]) -> list[i
     for i, p in enumerate(plans):
         if p.deal is None:
             actions[i] = choose_split(p.view)
-    keys = [(_players(plans[i]), _opponents(plans[i].view), _samples(drawn[i])) for i in betting]
-    for (players, k, samples), members in groups(keys).items():
+    keys = [
+        (_players(plans[i]), _opponents(plans[i].view), _samples(drawn[i]), wild_rules(plans[i].view.options))
+        for i in betting
+    ]
+    for (players, k, samples, _wild), members in groups(keys).items():
         per_block = max(1, SPLIT_HANDS // (samples * players))
         for start in range(0, len(members), per_block):
             part = [betting[j] for j in members[start : start + per_block]]
@@ -108,11 +115,19 @@ def _equities(plans: Sequence[CowpiePlan], drawn: Sequence[Drawn | None], player
     deals = [p.deal for p in plans if p.deal is not None]
     hands = gather(deals, [d for d in drawn if d is not None])  # (S, n * P, 7)
     down = np.concatenate([d.down for d in deals])
-    splits = cowpie_splits(hands, np.broadcast_to(down, hands.shape), validate=False)
+    wild = wild_rules(plans[0].view.options)  # one rule per batch (finish groups by it)
+    if wild is None:
+        splits = cowpie_splits(hands, np.broadcast_to(down, hands.shape), validate=False)
+    else:
+        splits = wild_splits(hands, np.broadcast_to(down, hands.shape), wild)
     # (21, hands) rows: the splits of a hand are compared by whole-row operations
     five, two, legal = (np.ascontiguousarray(a.reshape(-1, 21).T) for a in (splits.five, splits.two, splits.legal))
     five_power, two_power = _powered(k)
-    score = (five_power[five] + two_power[two]) / 2  # the score of rank_splits, k opponents
+    if wild is None:
+        score = (five_power[five] + two_power[two]) / 2  # the score of rank_splits, k opponents
+    else:  # the score of rank_splits with wild cards (five-card hands at their natural floor)
+        strength = np.asarray(wild.strength(five))
+        score = (five_power[natural_floor()[strength]] + two_power[np.asarray(wild.strength(two))]) / 2
     choice = np.where(legal, score, -1.0).argmax(axis=0).reshape(hands.shape[:2])  # every hand has a legal split
     for i, p in enumerate(plans):
         chosen = own_split(p.view)

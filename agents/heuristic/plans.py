@@ -31,6 +31,7 @@ from agents.heuristic.sampling import Drawn, Request
 from agents.heuristic.style import HeuristicStyle
 from envs.engine.cards import NUM_CARDS
 from envs.engine.variant import PotShare, Street
+from envs.engine.wild_options import deck_with_wild
 from envs.variants import get_variant
 from envs.view import PublicView
 
@@ -62,7 +63,8 @@ class Rules:
 @functools.lru_cache(maxsize=256)
 def _rules(variant: str, options: Any) -> Rules:
     v = get_variant(variant)
-    return Rules(v.family, v.streets_for(options), frozenset(v.deck(options)), v.pot_shares(options))
+    deck = deck_with_wild(v.deck(options), options)  # the joker is unseen too where it is dealt
+    return Rules(v.family, v.streets_for(options), frozenset(deck), v.pot_shares(options))
 
 
 def rules_of(view: PublicView) -> Rules:

@@ -40,6 +40,8 @@ from agents.heuristic.style import DEFAULT_STYLE, HeuristicStyle
 from envs.engine.actions import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
 from envs.engine.hands import NO_LOW, evaluate_high, evaluate_low
 from envs.engine.hands.short import evaluate_short
+from envs.engine.hands.wild import WildRules
+from envs.engine.wild_options import wild_rules
 from envs.view import PublicView
 
 BOTH_AT = DEFAULT_STYLE.both_at  # least chance of winning both ways for a "both" declaration (default style)
@@ -234,16 +236,21 @@ def finish(plans: Sequence[StudPlan], drawn: Sequence[Drawn | None]) -> list[int
     return actions
 
 
-Way = tuple[str, int | None]  # ("high" | "low" | "hilo" | "short" | "declare", low qualifier)
+# ("high" | "low" | "hilo" | "short" | "declare", low qualifier, the wild-card rule or None)
+Way = tuple[str, int | None, WildRules | None]
 
 
 def _ways(view: PublicView) -> Way:
+    """How a decision counts the pot, and the wild-card rule its hands are valued by
+    (docs/rules.md section 11), so that views of different tables batch apart."""
+    wild = wild_rules(view.options)
     if DECLARE_LOW in view.legal_actions:
-        return "declare", view.options.low_qualifier
-    return _bet_way(view)
+        return "declare", view.options.low_qualifier, wild
+    kind, qualifier = _bet_way(view)
+    return kind, qualifier, wild
 
 
-def _bet_way(view: PublicView) -> Way:
+def _bet_way(view: PublicView) -> tuple[str, int | None]:
     """How betting counts the pot share, from the variant's pot shares: high (Cowpie's
     betting too: the five-card hand's strength), toy stud's short hands, razz's
     unqualified low, or high-low."""
@@ -262,7 +269,7 @@ def _outcomes(
 ) -> Sequence[float | tuple[float, float, float]]:
     """Equity (or the declaration's three chances) of plans sharing a way, a player
     count and a sample count."""
-    kind, qualifier = way
+    kind, qualifier, wild = way
     hands = gather([p.deal for p in plans], [d for d in drawn if d is not None])  # (S, n * P, size)
     flat = hands.reshape(-1, hands.shape[-1])
     shape = hands.shape[:2]
@@ -270,9 +277,11 @@ def _outcomes(
     if kind == "short":
         return rows_mean(best_share(players_first(evaluate_short(flat).reshape(shape), players)))
     if kind != "low":
-        high = players_first(evaluate_high(flat, validate=False).reshape(shape), players)
+        values = evaluate_high(flat, validate=False) if wild is None else wild.high(flat)
+        high = players_first(values.reshape(shape), players)
     if kind != "high":
-        low = players_first(evaluate_low(flat, qualifier, validate=False).reshape(shape), players)
+        values = evaluate_low(flat, qualifier, validate=False) if wild is None else wild.low(flat, qualifier)
+        low = players_first(values.reshape(shape), players)
     if kind == "declare":
         assert high is not None and low is not None
         return [_chances(plans[i], high[i].T, low[i].T) for i in range(len(plans))]
@@ -327,7 +336,7 @@ def equity(view: PublicView, ctx: Context) -> float:
     """Expected pot share at the showdown against random hidden cards (betting's way of
     counting, whatever the decision)."""
     p = plan(view, DEFAULT_STYLE, ctx.samples)
-    (outcome,) = _outcomes(_bet_way(view), [p], draw(ctx.rng, [p.request]), p.deal.players)
+    (outcome,) = _outcomes((*_bet_way(view), wild_rules(view.options)), [p], draw(ctx.rng, [p.request]), p.deal.players)
     assert isinstance(outcome, float)
     return outcome
 

@@ -70,6 +70,12 @@ RANK_PLURALS = (
 )
 NUM_CARDS = 52
 DECK: tuple[int, ...] = tuple(range(NUM_CARDS))
+# The joker of the wild-card house rules (docs/rules.md section 11): one card past the
+# standard 52, so every natural card keeps its integer. Its rank (52 >> 2 = 13) is no
+# rank of the standard deck, and it is never in a 52-wide one-hot block.
+JOKER = 52
+JOKER_NAME = "Jk"
+DECK_WITH_JOKER: tuple[int, ...] = (*DECK, JOKER)
 
 _SUIT_ALIASES = {
     **{s: i for i, s in enumerate(SUITS)},
@@ -99,10 +105,14 @@ def suit_of(c: int) -> int:
 
 
 def _parse_token(token: str, text: str) -> list[int]:
-    """Parse one whitespace-free token holding one or more cards ('As', 'AsKd')."""
+    """Parse one whitespace-free token holding one or more cards ('As', 'AsKd', 'Jk')."""
     cards: list[int] = []
     pos = 0
     while pos < len(token):
+        if token[pos : pos + 2].lower() == "jk":
+            cards.append(JOKER)
+            pos += 2
+            continue
         m = _CARD_RE.match(token, pos)
         if m is None:
             raise ValueError(f"unknown card {quoted(token)} in {quoted(text)}: expected {_ACCEPTED}")
@@ -141,7 +151,9 @@ def parse_card(text: str) -> int:
 
 
 def format_card(c: int, symbols: bool = False) -> str:
-    """``'As'`` (or ``'A♠'`` with ``symbols=True``) for a card integer."""
+    """``'As'`` (or ``'A♠'`` with ``symbols=True``) for a card integer; ``'Jk'`` for the joker."""
+    if c == JOKER:
+        return JOKER_NAME
     if not 0 <= c < NUM_CARDS:
         raise ValueError(f"card must be an integer 0..51, got {quoted(c)}")
     return RANKS[c >> 2] + (SUIT_SYMBOLS if symbols else SUITS)[c & 3]
@@ -155,7 +167,7 @@ def format_cards(cards: Sequence[int] | Iterable[int], symbols: bool = False) ->
 _DECK_ENTRY = "a card int 0..51 or a card string such as 'As'"
 
 
-def parse_deck(deck: Any) -> list[int]:
+def parse_deck(deck: Any, *, joker: bool = False) -> list[int]:
     """A stacked deck (top card first) as card ints, every entry checked.
 
     ``deck`` is a string of cards (``"As Kd Qh"``) or a sequence (list, tuple, numpy
@@ -164,12 +176,18 @@ def parse_deck(deck: Any) -> list[int]:
     truncated to ints: ``1.5`` is not a card, and dealing it as the 3c would hide the
     caller's mistake.
 
+    ``joker``: the game deals the joker (``wild="joker"`` or ``"bug"``), so ``'Jk'``
+    and ``52`` are cards too; without it the joker is refused, naming the option.
+
     Raises:
         ValueError: naming the bad entry, its position and what is allowed, or a card
             given twice.
     """
     if isinstance(deck, str):
-        return parse(deck)
+        parsed = parse(deck)
+        if JOKER in parsed and not joker:
+            raise ValueError(_no_joker(parsed.index(JOKER)))
+        return parsed
     if isinstance(deck, np.ndarray) and deck.ndim != 1:
         raise ValueError(f"a stacked deck must be one-dimensional, got an array of shape {deck.shape}")
     if not isinstance(deck, (Sequence, np.ndarray)) or isinstance(deck, (bytes, bytearray)):
@@ -180,7 +198,7 @@ def parse_deck(deck: Any) -> list[int]:
     cards: list[int] = []
     where: dict[int, int] = {}  # card -> the entry that gave it
     for position, entry in enumerate(deck):
-        for c in _deck_entry(entry, position):
+        for c in _deck_entry(entry, position, joker):
             if c in where:
                 raise ValueError(
                     f"stacked deck holds {format_card(c)} twice (entries {where[c]} and {position}): "
@@ -191,15 +209,25 @@ def parse_deck(deck: Any) -> list[int]:
     return cards
 
 
-def _deck_entry(entry: Any, position: int) -> list[int]:
+def _no_joker(position: int) -> str:
+    return (
+        f"stacked deck entry {position} is the joker {JOKER_NAME!r}, but this game has no joker: "
+        "the joker is dealt only with option wild='joker' or wild='bug'"
+    )
+
+
+def _deck_entry(entry: Any, position: int, joker: bool = False) -> list[int]:
     """The cards of one deck entry: one int card, or the cards a string names."""
     if isinstance(entry, str):
         try:
-            return parse(entry)
+            cards = parse(entry)
         except ValueError as err:
             raise ValueError(f"stacked deck entry {position}: {err}") from None
+        if JOKER in cards and not joker:
+            raise ValueError(_no_joker(position))
+        return cards
     if isinstance(entry, (int, np.integer)) and not isinstance(entry, (bool, np.bool_)):
-        if 0 <= entry < NUM_CARDS:
+        if 0 <= entry < NUM_CARDS or (joker and entry == JOKER):
             return [int(entry)]
         raise ValueError(f"stacked deck entry {position} is {quoted(entry)}, not a card: expected {_DECK_ENTRY}")
     kind = type(entry).__name__

@@ -127,5 +127,3 @@ class Game:
         st.stacked = 0 if deck is None else len(deck)
         st.run()
         return st
-
-

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.engine.cards import JOKER
 from envs.engine.events import DECLARE_VERBS, Event, Verb
 from envs.engine.scaling import LINEAR_UNITS, soft_units
 from envs.engine.state import State
@@ -220,7 +221,8 @@ class OwnCards(Piece):
         # count the seat's deal events: more cards may have been dealt since this one
         slot = t.counters.get((-1, e.seat), 0)
         t.counters[(-1, e.seat)] = slot + 1
-        t.set(e.seat, self, slot * 53 + e.cards[0])
+        if e.cards[0] != JOKER:  # the joker is in no 52-card block: the wild_cards piece marks it
+            t.set(e.seat, self, slot * 53 + e.cards[0])
         if e.up:
             t.set(e.seat, self, slot * 53 + 52)
 
@@ -234,7 +236,7 @@ class UpCards(Piece):
         super().__init__("up_cards", (n - 1) * 52, doc, ("deal",), blocks)
 
     def on_event(self, t: Tracker, e: Event) -> None:
-        if not e.up:
+        if not e.up or e.cards[0] == JOKER:  # the joker: the wild_cards piece
             return
         n = t.n
         for viewer in range(n):
@@ -274,6 +276,8 @@ class Community(Piece):
     def on_event(self, t: Tracker, e: Event) -> None:
         slot = self.labels.index(e.text) if e.text in self.labels else t.counters.get((-2, 0), 0)
         t.counters[(-2, 0)] = t.counters.get((-2, 0), 0) + 1
+        if e.cards[0] == JOKER:  # the wild_cards piece
+            return
         for viewer in range(t.n):
             t.set(viewer, self, slot * 52 + e.cards[0])
 
@@ -438,7 +442,8 @@ class Shown(Piece):
 
     def on_event(self, t: Tracker, e: Event) -> None:
         for card in e.cards:
-            t.set_all(self, e.seat, card, 52)
+            if card != JOKER:  # the wild_cards piece
+                t.set_all(self, e.seat, card, 52)
 
 
 # ------------------------------------------------------------------- spec views

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.engine.cards import NUM_CARDS, format_card, parse_card
+from envs.engine.cards import JOKER, NUM_CARDS, format_card, parse_card
 from envs.engine.state import State
 
 if TYPE_CHECKING:
@@ -166,13 +166,14 @@ def _check_list(field: str, value: Any, length: int | None = None) -> None:
 
 
 def _check_deck(deck: Any) -> None:
-    """The whole deck, top first: distinct cards 0..51. Replay then checks that they are
-    exactly the game's cards (52, or a toy deck): a shorter deck is an error even though
+    """The whole deck, top first: distinct cards 0..51, or 52 for the joker of the
+    wild-card house rules. Replay then checks that they are exactly the game's cards
+    (52, 53 with the joker, or a toy deck): a shorter deck is an error even though
     ``new_state`` accepts one (it shuffles in the rest), because a record keeps the
     order the hand was dealt from, and ``stacked`` says which part the caller chose."""
     _check_list("deck", deck)
     for i, card in enumerate(deck):
-        _check_int(f"deck[{i}]", card, 0, NUM_CARDS - 1)
+        _check_int(f"deck[{i}]", card, 0, JOKER)
     seen: set[int] = set()
     for i, card in enumerate(deck):
         if card in seen:
@@ -282,7 +283,7 @@ class HandRecord:
         for s, chips in enumerate(self.stacks):
             if chips is not None:
                 _check_int(f"stacks[{s}]", chips, 1)
-        _check_int("stacked", self.stacked, 0, NUM_CARDS)
+        _check_int("stacked", self.stacked, 0, max(NUM_CARDS, len(self.deck)))  # 53 with the joker
         _check_dealt(self.dealt, n)
         if self.mac is not None and (not isinstance(self.mac, str) or len(self.mac) != 64):
             raise _fail("mac", self.mac, "null or 64 hex digits (HMAC-SHA256)")

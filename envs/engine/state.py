@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.engine.cards import format_card, parse_deck
+from envs.engine.cards import JOKER, format_card, parse_deck
 from envs.engine.errors import CardNeeded, IllegalActionError
 from envs.engine.events import Event, EventKind
 from envs.engine.options import quoted, stacks_for
@@ -41,7 +41,7 @@ def build_stub(rng: np.random.Generator, cards: tuple[int, ...], deck: Sequence[
     if deck is None:
         order = [cards[i] for i in rng.permutation(len(cards))]
     else:
-        top = parse_deck(deck)  # every entry checked: a float or bool is not a card
+        top = parse_deck(deck, joker=JOKER in cards)  # every entry checked: a float or bool is not a card
         in_play = set(cards)
         stray = next((c for c in top if c not in in_play), None)
         if stray is not None:

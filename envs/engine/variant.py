@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from envs.engine.game import Game, Step
 from envs.engine.observation import Piece, Tracker
 from envs.engine.options import build_options, check_button, check_int, quoted, stacks_for
+from envs.engine.wild_options import WILD_OPTION_NAMES, deck_with_wild, refuse_wild, wants_wild
 
 if TYPE_CHECKING:
     from envs.engine.state import State
@@ -134,6 +135,10 @@ class Variant:
         observer: makes the tracker that turns a state's events into observations
             from the game's pieces (default: :class:`~envs.engine.observation.Tracker`;
             dealer's choice embeds the game in play's own tracker).
+        wild_options_cls: the options class with the wild-card house rule
+            (docs/rules.md section 11: ``options_cls`` plus ``wild`` and
+            ``natural_beats_wild``), built only when one of them is not its default;
+            None: the variant has no wild cards (Chowaha, toy stud).
     """
 
     name: str
@@ -160,6 +165,7 @@ class Variant:
     seat_limits: tuple[tuple[str, Any], ...] = ()
     family_state: Callable[[], Any] | None = None
     observer: Callable[[Game, list[Piece]], Tracker] | None = None
+    wild_options_cls: type | None = None
 
     def __post_init__(self) -> None:
         if self.episode not in EPISODES:
@@ -201,12 +207,17 @@ class Variant:
     def options(self, **kwargs: Any) -> Any:
         """Validated options (defaults filled in) from keyword arguments."""
         unknown = sorted(set(kwargs) - self.option_names)
+        if unknown and unknown[0] in WILD_OPTION_NAMES and self.wild_options_cls is None:
+            raise refuse_wild(self.name, unknown[0], kwargs[unknown[0]])
         if unknown:
             raise ValueError(
                 f"unknown option {quoted(unknown[0])} for {self.name}; "
                 f"known options: {', '.join(sorted(self.option_names))}"
             )
-        return build_options(self.options_cls, self.name, {**self.defaults, **kwargs})
+        if self.wild_options_cls is not None and wants_wild(kwargs):
+            return build_options(self.wild_options_cls, self.name, {**self.defaults, **kwargs})
+        plain = {k: v for k, v in kwargs.items() if k not in WILD_OPTION_NAMES}  # the defaults
+        return build_options(self.options_cls, self.name, {**self.defaults, **plain})
 
     def game(self, num_players: int, **kwargs: Any) -> Game:
         """A :class:`~envs.engine.game.Game` of this variant for ``num_players``."""
@@ -225,7 +236,7 @@ class Variant:
             program=program.steps,
             unit=program.unit,
             action_names=program.action_names,
-            deck=self.deck(options),
+            deck=deck_with_wild(self.deck(options), options),
             pot_shares=self.pot_shares(options),
             streets=self.streets_for(options),
         )

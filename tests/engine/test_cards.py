@@ -60,8 +60,9 @@ def test_format_cards_round_trip() -> None:
     cards = parse("2c 9h Td Js As")
     assert format_cards(cards) == "2c 9h Td Js As"
     assert format_cards(cards, symbols=True) == "2♣ 9♥ T♦ J♠ A♠"
+    assert format_card(52) == "Jk"  # the joker of the wild-card house rules (docs/rules.md section 11)
     with pytest.raises(ValueError):
-        format_card(52)
+        format_card(53)
 
 
 def test_parse_card_needs_exactly_one() -> None:

@@ -104,3 +104,25 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
         {"choice": "random", "games": ("chowaha",), "game_options": {"chowaha": {"betting": "pot_limit"}}},
     ),
 }
+
+# The wild-card house rule (docs/rules.md section 11): every option value, with and
+# without natural_beats_wild, for every variant that allows it. Kept apart from OPTIONS
+# so that suites of engines without wild cards (the batched engine) are not handed them;
+# the invariant and no-leak suites run each of these.
+WILD_CASES: tuple[dict[str, object], ...] = (
+    {"wild": "joker"},
+    {"wild": "bug", "natural_beats_wild": True},
+    {"wild": "deuces"},
+    {"wild": "joker", "natural_beats_wild": True},
+)
+WILD_NAMES = (
+    "stud",
+    "razz",
+    "stud_hilo",
+    "stud_hilo_declare",
+    "five_card_stud",
+    "cowpie",
+    "cowboy",
+    "cowgirl",
+    "cowpattie",
+)

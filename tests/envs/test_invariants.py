@@ -8,13 +8,13 @@ to the same result.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs.engine.history import HandRecord, hand_history
 from envs.engine.state import State
 from envs.variants import replay
-from tests.envs.cases import OPTIONS, PLAYER_RANGE
+from tests.envs.cases import OPTIONS, PLAYER_RANGE, WILD_CASES, WILD_NAMES
 from tests.envs.play import play_random
 
 
@@ -42,9 +42,25 @@ class ChipCheck:
 @pytest.mark.parametrize("name", sorted(PLAYER_RANGE))
 @given(data=st.data())
 def test_random_play_invariants(name: str, data: st.DataObject) -> None:
+    _invariants(name, data, OPTIONS[name])
+
+
+WILD = [(name, i) for name in WILD_NAMES for i in range(len(WILD_CASES))]
+
+
+@pytest.mark.parametrize(("name", "case"), WILD, ids=[f"{n}-{WILD_CASES[i]}" for n, i in WILD])
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_random_play_invariants_with_wild_cards(name: str, case: int, data: st.DataObject) -> None:
+    """Every wild-card option of section 11, over the variant's other option sets."""
+    base = data.draw(st.sampled_from(OPTIONS[name]), label="base options")
+    _invariants(name, data, ({**base, **WILD_CASES[case]},))
+
+
+def _invariants(name: str, data: st.DataObject, option_sets: tuple[dict[str, object], ...]) -> None:
     low, high = PLAYER_RANGE[name]
     n = data.draw(st.integers(low, high), label="players")
-    options = data.draw(st.sampled_from(OPTIONS[name]), label="options")
+    options = data.draw(st.sampled_from(option_sets), label="options")
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     button = data.draw(st.integers(0, n - 1), label="button")
     chips = ChipCheck()

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import envs
 from envs.engine.actions import SPLIT_ACTIONS, SPLIT_BASE
 from evaluation import protocol
-from tests.envs.cases import OPTIONS, PLAYER_RANGE
+from tests.envs.cases import OPTIONS, PLAYER_RANGE, WILD_CASES, WILD_NAMES
 from tests.envs.reach import Walk, leaked_events, reach
 
 DEALING_KINDS = ("deal", "community", "burn")
@@ -133,9 +133,25 @@ def _resampled_deck(state, viewer: int, rng: np.random.Generator, keep: set[int]
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_hidden_cards_do_not_leak(name: str, data: st.DataObject) -> None:
+    _no_leak(name, data, OPTIONS[name])
+
+
+WILD = [(name, i) for name in WILD_NAMES if name not in COWBOY_FAMILY for i in range(len(WILD_CASES))]
+
+
+@pytest.mark.parametrize(("name", "case"), WILD, ids=[f"{n}-{WILD_CASES[i]}" for n, i in WILD])
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_hidden_cards_do_not_leak_with_wild_cards(name: str, case: int, data: st.DataObject) -> None:
+    """Every wild-card option of section 11 (the joker's whereabouts included)."""
+    base = data.draw(st.sampled_from(OPTIONS[name]), label="base options")
+    _no_leak(name, data, ({**base, **WILD_CASES[case]},))
+
+
+def _no_leak(name: str, data: st.DataObject, option_sets: tuple[dict[str, object], ...]) -> None:
     low, high = PLAYER_RANGE[name]
     n = data.draw(st.integers(low, min(high, 6)), label="players")
-    options = data.draw(st.sampled_from(OPTIONS[name]), label="options")
+    options = data.draw(st.sampled_from(option_sets), label="options")
     seed = data.draw(st.integers(0, 2**31), label="seed")
     env = envs.make_raw(name, n, **options)
     cards = env.game.deck  # 52 cards, or a toy deck

@@ -32,7 +32,7 @@ from envs.engine.state import State
 from envs.variants import VARIANTS
 from envs.variants.cowboy.deal import DUMMY, split_hand
 from envs.variants.cowboy.pieces import cowboy_pieces
-from tests.envs.cases import OPTIONS, PLAYER_RANGE
+from tests.envs.cases import OPTIONS, PLAYER_RANGE, WILD_CASES
 from tests.envs.test_no_leak import handed
 from tests.variants.cowboy_script import FOLD, HIGH, LOW, PAT, stacked
 
@@ -127,6 +127,19 @@ def first_leak(env: Any, seed: int) -> tuple[int, int] | None:
 def test_hidden_cards_never_reach_an_observation(name: str, data: st.DataObject) -> None:
     n = data.draw(st.sampled_from(PLAYER_RANGE[name]), label="players")
     options = data.draw(st.sampled_from(OPTIONS[name]), label="options")
+    seed = data.draw(st.integers(0, 2**31), label="seed")
+    assert first_leak(envs.make_raw(name, n, **options), seed) is None
+
+
+@pytest.mark.parametrize("name", COW)
+@pytest.mark.parametrize("case", range(len(WILD_CASES)), ids=[str(c) for c in WILD_CASES])
+@settings(max_examples=1, deadline=None)
+@given(data=st.data())
+def test_hidden_cards_never_reach_an_observation_with_wild_cards(name: str, case: int, data: st.DataObject) -> None:
+    """Every wild-card option (docs/rules.md section 11): the joker in hands, the dummy
+    and the reshuffled discards."""
+    n = data.draw(st.sampled_from(PLAYER_RANGE[name]), label="players")
+    options = {**data.draw(st.sampled_from(OPTIONS[name]), label="options"), **WILD_CASES[case], "max_deals": 3}
     seed = data.draw(st.integers(0, 2**31), label="seed")
     assert first_leak(envs.make_raw(name, n, **options), seed) is None
 

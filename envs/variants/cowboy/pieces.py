@@ -23,10 +23,12 @@ from typing import Any
 
 import numpy as np
 
+from envs.engine.cards import JOKER
 from envs.engine.game import Game
 from envs.engine.observation import CardBlock, Piece, Position, Tracker
 from envs.engine.scaling import symlog_units
 from envs.engine.state import State
+from envs.engine.wild_options import wild_rules
 from envs.variants.cowboy.deal import DUMMY, HAND_SIZE
 from envs.variants.cowboy.state import PHASES, CowboyState, DealSummary
 
@@ -47,7 +49,8 @@ def _game(t: Tracker) -> CowboyState:
 def _cards(out: np.ndarray, cards: Any, offset: int = 0) -> None:
     """One-hot rows of 52, one per card, starting at ``offset``."""
     for slot, card in enumerate(cards):
-        out[offset + slot * 52 + card] = 1.0
+        if card != JOKER:  # the joker is in no 52-card block: the wild_cards piece marks it
+            out[offset + slot * 52 + card] = 1.0
 
 
 class Hand(Piece):
@@ -202,21 +205,21 @@ def _encode(summary: DealSummary, unit: int) -> tuple[np.ndarray, np.ndarray]:
     n = len(summary.shown)
     seats = np.zeros((n, SEAT_SUMMARY), np.float32)
     for seat in range(n):
-        seats[seat, list(summary.shown[seat])] = 1.0
+        seats[seat, [c for c in summary.shown[seat] if c != JOKER]] = 1.0
         choice = summary.declared[seat]
         if choice is not None:
             seats[seat, 52 + choice] = 1.0
         seats[seat, 55:57] = summary.won[seat]
         seats[seat, 57] = symlog_units(summary.paid[seat], unit)
     dummy = np.zeros(52, np.float32)
-    dummy[list(summary.dummy)] = 1.0
+    dummy[[c for c in summary.dummy if c != JOKER]] = 1.0
     return seats, dummy
 
 
 def cowboy_pieces(game: Game) -> list[Piece]:
     """Observation pieces of ``cowboy``, ``cowgirl`` and ``cowpattie``."""
     n, options = game.num_players, game.options
-    return [
+    pieces: list[Piece] = [
         Hand(),
         DummyCards(),
         Stays(n),
@@ -227,3 +230,8 @@ def cowboy_pieces(game: Game) -> list[Piece]:
         Position(n),
         Showdowns(n, options.max_deals),
     ]
+    if wild_rules(options) is not None:  # last: every other offset stays where it was
+        from envs.variants.cowboy.wild_piece import CowboyWildCards
+
+        pieces.append(CowboyWildCards(options, n, SUMMARY_DEALS))
+    return pieces

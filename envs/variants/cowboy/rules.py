@@ -62,6 +62,7 @@ from envs.engine.actions import DRAW_ACTIONS, action_names
 from envs.engine.options import check_bool, check_button, check_choice, check_int
 from envs.engine.steps import Declare
 from envs.engine.variant import PotShare, Program, Variant
+from envs.engine.wild_options import wild_options_class, wild_rules
 from envs.variants.cowboy.deal import DrawRound, DummyDraw, NewDeal, StayRound
 from envs.variants.cowboy.showdown import CowboyShowdown, Settle, low_floor
 
@@ -110,6 +111,8 @@ class CowboyOptions:
         check_int("max_deals", self.max_deals, 1)
         check_button(self.button)
 
+
+WildCowboyOptions = wild_options_class(CowboyOptions, "WildCowboyOptions", __name__)
 
 COMMON_OPTIONS = frozenset(
     {"ante", "max_draw", "two_stay", "low_rule", "swing_rule", "match_cap", "dummy", "max_deals", "button"}
@@ -184,14 +187,15 @@ def build_cowboy(variant: Variant, num_players: int, options: CowboyOptions) -> 
     :class:`NewDeal` at index 0; the game ends when one or two stay or at ``max_deals``."""
     check_max_deals(num_players, options)
     draws, floor = options.max_draw > 0, low_floor(options.low_rule)
+    wild = wild_rules(options)
     steps = (
         NewDeal(ante=options.ante, max_deals=options.max_deals),
         StayRound(two_stay=options.two_stay, draws=draws),
         DrawRound(max_draw=options.max_draw, ace_draw=options.ace_draw),
         Declare(),
-        CowboyShowdown(swing_rule=options.swing_rule, low_floor=floor, dummy=options.dummy, draws=draws),
+        CowboyShowdown(swing_rule=options.swing_rule, low_floor=floor, dummy=options.dummy, draws=draws, rules=wild),
         DummyDraw(max_draw=options.max_draw, ace_draw=options.ace_draw),
-        Settle(match_cap=options.match_cap, low_floor=floor),
+        Settle(match_cap=options.match_cap, low_floor=floor, rules=wild),
     )
     return Program(steps, options.ante, action_names(DRAW_ACTIONS))
 

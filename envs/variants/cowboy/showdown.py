@@ -20,6 +20,7 @@ from envs.engine.cards import format_cards
 from envs.engine.events import Event, EventKind
 from envs.engine.game import Step
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
+from envs.engine.hands.wild import WildRules
 from envs.engine.pots import divide, share_winners
 from envs.engine.state import State
 from envs.engine.steps import seats_from_left_of_button
@@ -35,12 +36,18 @@ def low_floor(low_rule: str) -> int:
     return low_threshold(8) if low_rule == "a5_8" else 0
 
 
-def hand_values(hand: Sequence[int], floor: int) -> tuple[int, int]:
-    """(high, low) strength of a five-card hand; low 0 = no qualifying low (below ``floor``)."""
+def hand_values(hand: Sequence[int], floor: int, rules: WildRules | None = None) -> tuple[int, int]:
+    """(high, low) strength of a five-card hand; low 0 = no qualifying low (below ``floor``).
+    With wild cards (docs/rules.md section 11) both are ``rules``' keys."""
+    if rules is not None:
+        qualifier = 8 if floor else None  # low_rule "a5_8" is the only floor
+        return int(rules.high(list(hand))), int(rules.low(list(hand), qualifier))
     return high_value(hand), low_value(hand, floor)
 
 
-def _describe(share: int, value: int) -> str:
+def _describe(share: int, value: int, rules: WildRules | None = None) -> str:
+    if rules is not None:
+        return rules.describe_high(value) if share == 0 else rules.describe_low(value)
     return describe_high(value) if share == 0 else describe_low(value)
 
 
@@ -57,6 +64,7 @@ class CowboyShowdown(Step):
     low_floor: int
     dummy: bool
     draws: bool  # the game has a draw: a folded seat chooses the dummy's
+    rules: WildRules | None = None  # the wild-card house rule, if any
     contested_only = False
 
     def start(self, st: State) -> None:
@@ -66,7 +74,7 @@ class CowboyShowdown(Step):
         for seat in stayers:
             hand = st.cards[seat]
             st.log(Event(EventKind.SHOW, seat=seat, cards=tuple(hand), text=format_cards(hand)))
-            values[0][seat], values[1][seat] = hand_values(hand, self.low_floor)
+            values[0][seat], values[1][seat] = hand_values(hand, self.low_floor, self.rules)
         winners = share_winners(stayers, values, DIRECTIONS, st.declared, self.swing_rule)
         st.family.showdown = ShowdownResult(pot=st.pot(), winners=winners, values=values)
         st.family.summaries.append(
@@ -110,6 +118,7 @@ class Settle(Step):
 
     match_cap: int | None
     low_floor: int
+    rules: WildRules | None = None  # the wild-card house rule, if any
     contested_only = False
 
     def start(self, st: State) -> None:
@@ -119,8 +128,8 @@ class Settle(Step):
         pot, winners, values = showdown.pot, showdown.winners, showdown.values
         stayers = _stayers(st)
         final = len(stayers) == 2
-        beaten = _dummy_beats(st, winners, values, self.low_floor)
-        _pay_shares(st, pot, winners, values, beaten, stayers if final else [])
+        beaten = _dummy_beats(st, winners, values, self.low_floor, self.rules)
+        _pay_shares(st, pot, winners, values, beaten, stayers if final else [], self.rules)
         if final:
             end_game(st)
             return
@@ -141,21 +150,23 @@ class Settle(Step):
         return 0  # the next deal
 
 
-def _dummy_beats(st: State, winners: list[list[int]], values: list[list[int]], floor: int) -> set[int]:
+def _dummy_beats(
+    st: State, winners: list[list[int]], values: list[list[int]], floor: int, rules: WildRules | None = None
+) -> set[int]:
     """Show the dummy and return the share winners whose hand it beats (strictly) in the
     direction they won; a both-way winner beaten either way is beaten."""
     hand = st.piles.get(DUMMY)
     if not hand:
         return set()
-    dummy = hand_values(hand, floor)
-    text = f"the dummy shows {format_cards(hand)}: {describe_high(dummy[0])}, low {describe_low(dummy[1])}"
+    dummy = hand_values(hand, floor, rules)
+    text = f"the dummy shows {format_cards(hand)}: {_describe(0, dummy[0], rules)}, low {_describe(1, dummy[1], rules)}"
     st.log(Event(EventKind.DUMMY, cards=tuple(hand), text=text))
     beaten: set[int] = set()
     for share, seats in enumerate(winners):
         for seat in seats:
             if dummy[share] > values[share][seat]:
                 beaten.add(seat)
-                what = f"{SHARE_NAMES[share]} ({_describe(share, values[share][seat])})"
+                what = f"{SHARE_NAMES[share]} ({_describe(share, values[share][seat], rules)})"
                 st.log(Event(EventKind.DUMMY, seat=seat, text=f"the dummy beats its {what}: it wins nothing and pays"))
     return beaten
 
@@ -167,6 +178,7 @@ def _pay_shares(
     values: list[list[int]],
     beaten: set[int],
     chop_among: list[int],
+    rules: WildRules | None = None,
 ) -> None:
     """Pay each share winner (odd chip to the high half, then clockwise from the button);
     a beaten winner's share stays in the pot. When no declaration wins anything the pot
@@ -184,7 +196,7 @@ def _pay_shares(
             what = "half of the pot"
         else:
             label = f"{SHARE_NAMES[share]} half of the pot" if halves else "the whole pot"
-            what = f"{label} with {_describe(share, values[share][seat])}"
+            what = f"{label} with {_describe(share, values[share][seat], rules)}"
         if seat in beaten:
             text = f"would win {chips} ({what}): it stays in the pot"
             st.log(Event(EventKind.NOTE, seat=seat, amount=chips, text=text))

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from envs.engine.variant import Variant
+from envs.engine.wild_options import WILD_OPTION_NAMES
 from envs.variants.cowboy.pieces import cowboy_pieces
-from envs.variants.cowboy.rules import COMMON_OPTIONS, CowboyOptions, build_cowboy, pot_shares
+from envs.variants.cowboy.rules import COMMON_OPTIONS, CowboyOptions, WildCowboyOptions, build_cowboy, pot_shares
 from envs.variants.cowboy.state import CowboyState, facts_from_data, public_facts
 
 RULES = """\
@@ -27,7 +28,12 @@ one payment). The payments are the next deal's pot. ``max_deals`` (100) truncate
 pot is returned in equal shares. Rewards: net chips over the game, in antes; they sum
 to exactly zero. Chips are exact ints and stacks unlimited: with no ``match_cap`` pots
 can multiply by ``n + 1`` each deal, so a ``max_deals`` that could take any chip count
-past 10**150 is refused with a ``ValueError`` naming the largest allowed."""
+past 10**150 is refused with a ``ValueError`` naming the largest allowed. House rule
+``wild`` (docs/rules.md section 11): ``"joker"`` or ``"bug"`` (a 53-card deck; the
+discards reshuffled with it) or ``"deuces"``; wild cards make the best high (five of a
+kind on top) and, as the lowest rank missing, the best low, for the players and the
+dummy alike; ``natural_beats_wild`` breaks an exact tie for the hand with fewer wild
+cards. Only a natural ace counts for ``ace_draw``."""
 
 
 def _cowboy(name: str, title: str, defaults: dict[str, Any], extra: frozenset[str], draw: str, dummy: str) -> Variant:
@@ -38,7 +44,8 @@ def _cowboy(name: str, title: str, defaults: dict[str, Any], extra: frozenset[st
         family="cowboy",
         seats=(3, 7),
         options_cls=CowboyOptions,
-        option_names=COMMON_OPTIONS | extra,
+        option_names=COMMON_OPTIONS | WILD_OPTION_NAMES | extra,
+        wild_options_cls=WildCowboyOptions,
         defaults=defaults,
         build=build_cowboy,
         pieces=cowboy_pieces,

@@ -15,6 +15,7 @@ flag, so a dealt slot without the flag is a face-down card. Cowpie adds:
 
 from __future__ import annotations
 
+from envs.engine.cards import JOKER
 from envs.engine.events import Event, EventKind, Verb
 from envs.engine.game import Game
 from envs.engine.observation import Piece, StreetPiece, Tracker
@@ -41,9 +42,11 @@ class Splits(Piece):
         for viewer in viewers:
             base = t.rel(viewer, e.seat) * SPLIT_ROW
             for card in e.cards[:2]:
-                t.set(viewer, self, base + card)
+                if card != JOKER:  # the wild_cards piece marks the joker
+                    t.set(viewer, self, base + card)
             for card in e.cards[2:]:
-                t.set(viewer, self, base + 52 + card)
+                if card != JOKER:
+                    t.set(viewer, self, base + 52 + card)
             t.set(viewer, self, base + 104, 1.0 if legal else 0.0)
 
 
@@ -51,7 +54,7 @@ def cowpie_pieces(game: Game) -> list[Piece]:
     """Stud's pieces with Cowpie's phases, plus ``splits`` before ``shown``."""
     n = game.num_players
     pieces: list[Piece] = []
-    for piece in stud_pieces(game):
+    for piece in stud_pieces(game, splits=True):
         if piece.name == "street":
             piece = StreetPiece(street_labels(game.streets))
         elif piece.name == "shown":

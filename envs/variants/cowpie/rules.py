@@ -37,11 +37,14 @@ from envs.engine.cards import RANK_NAMES, RANK_PLURALS, format_card, format_card
 from envs.engine.events import Event, EventKind, Verb
 from envs.engine.game import Step
 from envs.engine.hands import cowpie_splits, describe_high
+from envs.engine.hands.wild import WildRules, two_card_ranks
+from envs.engine.hands.wild_split import wild_splits
 from envs.engine.options import check_bool, check_choice
 from envs.engine.pots import Share
 from envs.engine.state import State
 from envs.engine.steps import Ante, Showdown, seats_from_left_of_button
 from envs.engine.variant import BEST_SHOWING, BIG, PotShare, Program, Street, Variant
+from envs.engine.wild_options import wild_options_class, wild_rules
 from envs.variants.stud.rules import StudOptions, best_showing, betting_rounds, high_share
 from envs.variants.stud.variants import SEVEN_CARD_STREETS
 
@@ -72,6 +75,9 @@ class CowpieOptions(StudOptions):
         super().__post_init__()
         check_choice("illegal_split", self.illegal_split, ILLEGAL_SPLIT_RULES)
         check_bool("bet_after_split", self.bet_after_split)
+
+
+WildCowpieOptions = wild_options_class(CowpieOptions, "WildCowpieOptions", __name__)
 
 
 def active_streets(options: CowpieOptions) -> tuple[Street, ...]:
@@ -130,9 +136,10 @@ def split_label(cards: list[int], action: int) -> str:
     return split_labels(cards, [action])[0]
 
 
-def describe_two(cards: list[int]) -> str:
-    """``pair of aces`` or ``ace-nine``."""
-    high, low = sorted((c >> 2 for c in cards), reverse=True)
+def describe_two(cards: list[int], rules: WildRules | None = None) -> str:
+    """``pair of aces`` or ``ace-nine`` (wild cards as they play: section 11)."""
+    ranks = [c >> 2 for c in cards] if rules is None else two_card_ranks(np.array(cards), rules.wild).tolist()
+    high, low = sorted(ranks, reverse=True)
     return f"pair of {RANK_PLURALS[high]}" if high == low else f"{RANK_NAMES[high]}-{RANK_NAMES[low]}"
 
 
@@ -163,7 +170,8 @@ class Split(Step):
         assert all(len(st.cards[s]) == 7 for s in order), "every Cowpie hand has seven cards"
         cards = np.array([st.cards[s] for s in order])
         down = ~np.array([st.up[s] for s in order])
-        result = cowpie_splits(cards, down, validate=False)
+        rules = wild_rules(st.game.options)
+        result = cowpie_splits(cards, down, validate=False) if rules is None else wild_splits(cards, down, rules)
         st.family.order = order
         st.family.tables = {
             seat: SplitTable(legal, five, two)
@@ -264,9 +272,12 @@ def describe_half(st: State, seat: int, share: int) -> str:
     table = _tables(st)[seat]
     action = _chosen(st)[seat]
     two, five = split_cards(st.cards[seat], action)
+    rules = wild_rules(st.game.options)
     if share == 0:
-        return f"{describe_high(table.five[action - SPLIT_BASE])} ({format_cards(five)})"
-    return f"{describe_two(two)} ({format_cards(two)})"
+        value = table.five[action - SPLIT_BASE]
+        hand = describe_high(value) if rules is None else rules.describe_high(value)
+        return f"{hand} ({format_cards(five)})"
+    return f"{describe_two(two, rules)} ({format_cards(two)})"
 
 
 def build_cowpie(variant: Variant, num_players: int, options: CowpieOptions) -> Program:
@@ -275,7 +286,9 @@ def build_cowpie(variant: Variant, num_players: int, options: CowpieOptions) -> 
     dealing = betting_rounds(streets[:AFTER_SPLIT_STREET], options, low_game=False, spare_burns=False)
     steps: list[Step] = [Ante(amount=options.ante), *dealing, Split(forfeit=options.illegal_split == "forfeit")]
     if options.bet_after_split:
-        opener = functools.partial(best_showing, low_game=False)
+        wild = wild_rules(options)
+        extra = {} if wild is None else {"rules": wild}
+        opener = functools.partial(best_showing, low_game=False, **extra)  # type: ignore[arg-type]
         steps.append(Phase(label=AFTER_SPLIT, street=AFTER_SPLIT_STREET))
         steps.append(
             Betting(

@@ -17,6 +17,9 @@ import numpy as np
 from envs.engine.actions import SPLIT_BASE
 from envs.engine.hands import MAX_HIGH, MAX_TWO_CARD, cowpie_splits, evaluate_high
 from envs.engine.hands.split import TWO_CARD_STRENGTH
+from envs.engine.hands.wild import WildRules, max_wild_high
+from envs.engine.hands.wild_split import wild_splits
+from envs.engine.hands.wild_tables import nat_to_wild
 from envs.engine.options import check_int
 
 
@@ -64,17 +67,32 @@ def _percentiles(strengths: np.ndarray, weights: np.ndarray, top: int) -> np.nda
     return (below + counts / 2) / counts.sum()
 
 
-def split_scores(cards: Any, down: Any, opponents: int = 1) -> np.ndarray:
+def split_scores(cards: Any, down: Any, opponents: int = 1, rules: WildRules | None = None) -> np.ndarray:
     """Score of each of the 21 splits of seven-card hands, shape (..., 21); -1 for an
-    illegal split. See :func:`rank_splits` for what the score means."""
+    illegal split. See :func:`rank_splits` for what the score means. With wild cards
+    (``rules``) the splits are valued as the wild cards make them and a five-card hand
+    scores as the best natural hand it equals or beats (five of a kind as a royal flush)."""
     check_int("opponents", opponents, 1)
-    splits = cowpie_splits(cards, down)
-    five = five_card_percentiles()[splits.five] ** opponents
-    two = two_card_percentiles()[splits.two] ** opponents
+    if rules is None:
+        splits = cowpie_splits(cards, down)
+        five_index, two_index = splits.five, splits.two
+    else:
+        splits = wild_splits(cards, down, rules)
+        five_index = natural_floor()[np.asarray(rules.strength(splits.five))]
+        two_index = np.asarray(rules.strength(splits.two))
+    five = five_card_percentiles()[five_index] ** opponents
+    two = two_card_percentiles()[two_index] ** opponents
     return np.where(splits.legal, (five + two) / 2, -1.0)
 
 
-def rank_splits(cards: Any, down: Any, opponents: int = 1) -> list[tuple[int, float]]:
+@functools.cache
+def natural_floor() -> np.ndarray:
+    """Wild high strength -> the strongest natural strength it equals or beats."""
+    wild_of_natural = nat_to_wild()
+    return (np.searchsorted(wild_of_natural, np.arange(max_wild_high() + 1), side="right") - 1).astype(np.int64)
+
+
+def rank_splits(cards: Any, down: Any, opponents: int = 1, rules: WildRules | None = None) -> list[tuple[int, float]]:
     """The legal splits of one seven-card hand, best first: ``[(action, score), ...]``.
 
     The score estimates the share of the pot the split wins against ``opponents``
@@ -101,7 +119,7 @@ def rank_splits(cards: Any, down: Any, opponents: int = 1) -> list[tuple[int, fl
     >>> split_label(parse("As 9d 2c Kh Kc 7s 4d"), best), round(score, 3)
     ('split_As_9d', 0.874)
     """
-    scores = split_scores(cards, down, opponents)
+    scores = split_scores(cards, down, opponents, rules)
     if scores.ndim != 1:
         raise ValueError(f"rank_splits takes one seven-card hand; use split_scores for {scores.shape[:-1]} hands")
     order = sorted((i for i in range(len(scores)) if scores[i] >= 0), key=lambda i: (-scores[i], i))

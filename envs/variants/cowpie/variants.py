@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from envs.engine.variant import Variant
+from envs.engine.wild_options import WILD_OPTION_NAMES
 from envs.variants.cowpie.pieces import cowpie_pieces
-from envs.variants.cowpie.rules import STREETS, CowpieOptions, CowpieState, active_streets, build_cowpie, pot_shares
+from envs.variants.cowpie.rules import (
+    STREETS,
+    CowpieOptions,
+    CowpieState,
+    WildCowpieOptions,
+    active_streets,
+    build_cowpie,
+    pot_shares,
+)
 from envs.variants.stud.variants import COMMON_OPTIONS
 
 COWPIE = Variant(
@@ -13,7 +22,8 @@ COWPIE = Variant(
     family="cowpie",
     seats=(2, 7),
     options_cls=CowpieOptions,
-    option_names=COMMON_OPTIONS | {"open_pair_big_bet", "illegal_split", "bet_after_split"},
+    option_names=COMMON_OPTIONS | WILD_OPTION_NAMES | {"open_pair_big_bet", "illegal_split", "bet_after_split"},
+    wild_options_cls=WildCowpieOptions,
     build=build_cowpie,
     pieces=cowpie_pieces,
     pot_shares=pot_shares,
@@ -44,5 +54,9 @@ hand; pairs by rank; unpaired by the higher card, then the lower; no straights o
 flushes) the other; one player may scoop. The odd chip of a pot goes to the five-card
 half; within a tied half, to the tied player with the highest card by suit. Rewards in
 big bets. ``envs.variants.cowpie.rank_splits(cards, down)`` lists the legal splits
-best first.""",
+best first. House rule ``wild`` (``"joker"``, ``"bug"``, ``"deuces"``; docs/rules.md
+section 11): each hand of a split is valued as its wild cards make it (a wild card
+pairs the other card of the two-card hand, two wild cards are a pair of aces, the bug
+is an ace there), and the split rules apply at those values; ``natural_beats_wild``
+breaks an exact tie for the hand with fewer wild cards.""",
 )

@@ -11,6 +11,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from envs.engine.cards import DECK, DECK_WITH_JOKER
 from envs.engine.state import State
 from envs.engine.variant import Variant
 from envs.variants.mixed.pieces import choose_step, mixed_pieces, mixed_tracker
@@ -51,6 +52,14 @@ def _facts(st: State, seat: int) -> dict[str, Any]:
     return {"games": tuple(g.name for g in choose_step(st.game).games)}
 
 
+def table_deck(options: DealersChoiceOptions) -> tuple[int, ...]:
+    """The table's cards: the 52, and the joker when a listed game deals it (its
+    ``game_options`` set ``wild="joker"`` or ``"bug"``, docs/rules.md section 11); a
+    game without it plays with the joker set aside, like toy stud's unused cards."""
+    jokers = any(dict(own).get("wild") in ("joker", "bug") for _, own in options.game_options)
+    return DECK_WITH_JOKER if jokers else DECK
+
+
 def dealers_choice(catalog: Mapping[str, Variant]) -> Variant:
     """The dealer's choice variant over ``catalog`` (name -> variant)."""
     games = dict(catalog)
@@ -65,6 +74,7 @@ def dealers_choice(catalog: Mapping[str, Variant]) -> Variant:
         pieces=mixed_pieces,
         pot_shares=pot_shares,
         check_players=functools.partial(check_players, catalog=games),
+        deck=table_deck,
         family_state=MixedState,
         view_extras=_facts,
         observer=mixed_tracker,

@@ -40,11 +40,12 @@ import numpy as np
 
 from envs.engine.actions import DECLARE_ACTIONS, HIGH, LOW, action_names
 from envs.engine.betting import LIMIT, BetRules, Betting
-from envs.engine.cards import RANKS, SUITS
+from envs.engine.cards import JOKER, RANKS, SUITS
 from envs.engine.events import Event, EventKind
 from envs.engine.game import Step
 from envs.engine.hands import describe_high, describe_low, high_value, low_threshold, low_value
 from envs.engine.hands.short import evaluate_short
+from envs.engine.hands.wild import WildRules
 from envs.engine.options import (
     DEFAULT_STACK,
     check_bool,
@@ -59,8 +60,18 @@ from envs.engine.pots import Share
 from envs.engine.state import State
 from envs.engine.steps import Ante, Declare, Showdown, seats_from_left_of_button
 from envs.engine.variant import BIG, BRING_IN, DOWN, UP, PotShare, Program, Street, Variant
+from envs.engine.wild_options import wild_options_class, wild_rules
+from envs.variants.stud.wild import (
+    bring_in_key,
+    describe_wild_share,
+    showing_candidates,
+    shows_pair,
+    wild_shares,
+    wild_suit,
+)
 
 SWING_RULES = ("win_or_tie", "outright")
+ACE_OF_CLUBS = 48
 
 
 @dataclass(frozen=True)
@@ -105,6 +116,8 @@ class StudOptions:
             structure=LIMIT, raise_cap=self.raise_cap, cap_heads_up=self.cap_heads_up, bring_in=self.bring_in
         )
 
+
+WildStudOptions = wild_options_class(StudOptions, "WildStudOptions", __name__)
 
 # Bets, antes and stacks: far beyond any real game, and small enough that a hand's
 # payoffs in big bets, their squares and sums over millions of hands stay finite floats
@@ -235,8 +248,13 @@ def _first_best(st: State, key: Any, best: Any) -> int:
     return next(s for k, s in keyed if k == target)
 
 
-def bring_in_seat(st: State, low_game: bool) -> int:
-    """Lowest up card by suit (stud); highest with aces low (razz). Suits break ties."""
+def bring_in_seat(st: State, low_game: bool, rules: WildRules | None = None) -> int:
+    """Lowest up card by suit (stud); highest with aces low (razz). Suits break ties.
+    A wild up card is an ace (stud) or the lowest card (razz): it never brings in
+    while a natural up card can (docs/rules.md section 11)."""
+    if rules is not None:
+        key = functools.partial(bring_in_key, low_game=low_game, rules=rules)
+        return _first_best(st, lambda s: key(up_cards(st, s)[0]), max if low_game else min)
     if low_game:
         return _first_best(st, lambda s: ace_low(up_cards(st, s)[0]), max)
     return _first_best(st, lambda s: up_cards(st, s)[0], min)
@@ -253,17 +271,26 @@ def showing_key(cards: list[int], ace_low: bool) -> tuple[tuple[int, ...], tuple
     return tuple(n for n, _ in ordered), tuple(r for _, r in ordered)
 
 
-def best_showing(st: State, low_game: bool) -> int:
+def best_showing(st: State, low_game: bool, rules: WildRules | None = None) -> int:
     """Best showing hand acts first (razz: the lowest, pairs counting against); by rank
-    only, so with one up card each this is also the first street without a bring-in."""
+    only, so with one up card each this is also the first street without a bring-in.
+    Wild up cards count at their best value (docs/rules.md section 11)."""
+    if rules is not None:
+        best = min if low_game else max
+
+        def key(seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+            made = showing_candidates(up_cards(st, seat), low_game, rules)
+            return best(showing_key(cards, low_game) for cards in made)
+
+        return _first_best(st, key, best)
     return _first_best(st, lambda s: showing_key(up_cards(st, s), low_game), min if low_game else max)
 
 
-def open_pair_unit(st: State, small: int, big: int) -> int:
-    """The big bet when a live player shows an open pair, else the small bet."""
+def open_pair_unit(st: State, small: int, big: int, rules: WildRules | None = None) -> int:
+    """The big bet when a live player shows an open pair (a wild up card pairs any
+    other), else the small bet."""
     for s in st.live():
-        ranks = [c >> 2 for c in up_cards(st, s)]
-        if len(set(ranks)) < len(ranks):
+        if shows_pair(up_cards(st, s), rules):
             return big
     return small
 
@@ -271,15 +298,17 @@ def open_pair_unit(st: State, small: int, big: int) -> int:
 def betting_rounds(streets: tuple[Street, ...], options: StudOptions, low_game: bool, spare_burns: bool) -> list[Step]:
     """A dealing step and a betting round for every street."""
     rules = options.bet_rules()
+    wild = wild_rules(options)
+    extra = {} if wild is None else {"rules": wild}  # keeps the plain games' partials as they were
     per_street = [len(s.deal) for s in streets]
     steps: list[Step] = []
     for index, street in enumerate(streets):
         bring_in = street.opener == BRING_IN and options.bring_in is not None
-        opener = functools.partial(bring_in_seat if bring_in else best_showing, low_game=low_game)
+        opener = functools.partial(bring_in_seat if bring_in else best_showing, low_game=low_game, **extra)  # type: ignore[arg-type]
         unit = options.big_bet if street.bet == BIG else options.small_bet
         rule = None
         if street.open_pair_big_bet and options.open_pair_big_bet:
-            rule = functools.partial(open_pair_unit, small=unit, big=options.big_bet)
+            rule = functools.partial(open_pair_unit, small=unit, big=options.big_bet, **extra)  # type: ignore[arg-type]
         deal = StudDeal(
             index=index,
             street=street,
@@ -312,12 +341,23 @@ def _high(st: State, seat: int) -> int:
     return high_value(all_cards(st, seat))
 
 
+def _odd_chip_high(card: int) -> int:
+    """Card order for the high odd chip: rank, then suit; the joker is an ace below
+    the ace of clubs (its suit is below clubs, docs/rules.md section 11)."""
+    return card * 2 if card != JOKER else ACE_OF_CLUBS * 2 - 1
+
+
+def _odd_chip_low(card: int) -> int:
+    """Card order for the low odd chip (aces low): the joker, an ace below clubs, first."""
+    return ace_low(card) if card != JOKER else wild_suit(card)
+
+
 def _highest_card_first(st: State, seat: int) -> int:
-    return -max(st.cards[seat])
+    return -max(_odd_chip_high(c) for c in st.cards[seat])
 
 
 def _lowest_card_first(st: State, seat: int) -> int:
-    return min(ace_low(c) for c in st.cards[seat])
+    return min(_odd_chip_low(c) for c in st.cards[seat])
 
 
 def _low(st: State, seat: int, threshold: int) -> int:
@@ -392,6 +432,10 @@ def describe_share(st: State, seat: int, share: int, kind: StudKind) -> str:
     return describe_high(high_value(cards))
 
 
+def _describe_wild(st: State, seat: int, share: int, kind: StudKind, rules: WildRules) -> str:
+    return describe_wild_share(st, seat, share, kind.low_game or share == 1, rules)
+
+
 def _describe_short(cards: list[int]) -> str:
     from envs.engine.cards import RANK_NAMES, RANK_PLURALS
 
@@ -412,11 +456,17 @@ def build_stud(variant: Variant, num_players: int, options: StudOptions, kind: S
     steps += betting_rounds(streets, options, kind.low_game, kind.spare_burns)
     if kind.declare:
         steps.append(Declare())
-    shares = kind.shares(getattr(options, "low_qualifier", None))
+    qualifier = getattr(options, "low_qualifier", None)
+    shares = kind.shares(qualifier)
+    describe: Any = functools.partial(describe_share, kind=kind)
+    wild = wild_rules(options)
+    if wild is not None:
+        shares = wild_shares(shares, wild, qualifier)
+        describe = functools.partial(_describe_wild, kind=kind, rules=wild)
     steps.append(
         Showdown(
             shares=functools.partial(_fixed_shares, shares=shares),
-            describe=functools.partial(describe_share, kind=kind),
+            describe=describe,
             declare=kind.declare,
             swing_rule=options.swing_rule,
         )
@@ -435,6 +485,7 @@ __all__ = [
     "StudKind",
     "StudOptions",
     "ToyOptions",
+    "WildStudOptions",
     "best_showing",
     "betting_rounds",
     "build_stud",

@@ -12,8 +12,18 @@ import functools
 from dataclasses import replace
 
 from envs.engine.variant import BIG, BRING_IN, DOWN, SMALL, UP, Street, Variant
+from envs.engine.wild_options import WILD_OPTION_NAMES
 from envs.variants.stud.pieces import stud_pieces
-from envs.variants.stud.rules import StudKind, StudOptions, StudState, ToyOptions, first_streets, stud_program, toy_deck
+from envs.variants.stud.rules import (
+    StudKind,
+    StudOptions,
+    StudState,
+    ToyOptions,
+    WildStudOptions,
+    first_streets,
+    stud_program,
+    toy_deck,
+)
 
 SEVEN_CARD_STREETS = (
     Street(label="third street", deal=(DOWN, DOWN, UP), bet=SMALL, opener=BRING_IN),
@@ -56,7 +66,13 @@ count against); ties to the first seat clockwise from the button. Fixed limit:
 ``raise_cap`` bets and raises a street (no cap heads-up unless ``cap_heads_up``). A
 finite ``stack`` plays all-ins for less with side pots. Ties split; odd chips to the
 high half, within a tie to the highest card by suit (low half: the lowest card, aces
-low). Rewards in big bets."""
+low). Rewards in big bets. House rule ``wild`` (docs/rules.md section 11): ``"joker"``
+(a 53-card deck, the joker fully wild), ``"bug"`` (the joker is an ace or completes a
+straight or a flush; in a low, the lowest rank missing) or ``"deuces"``; a wild card may
+duplicate a card, so five of a kind tops straight flushes; in a low it is the lowest
+rank missing. A face-up wild card never brings in and counts at its best value for the
+best showing hand; for odd chips the joker's suit is below clubs.
+``natural_beats_wild`` breaks an exact tie for the hand with fewer wild cards."""
 
 
 def _stud(name: str, title: str, kind: StudKind, extra: frozenset[str], summary: str, rules: str) -> Variant:
@@ -66,7 +82,8 @@ def _stud(name: str, title: str, kind: StudKind, extra: frozenset[str], summary:
         family="stud",
         seats=(2, 8),
         options_cls=StudOptions,
-        option_names=COMMON_OPTIONS | extra,
+        option_names=COMMON_OPTIONS | WILD_OPTION_NAMES | extra,
+        wild_options_cls=WildStudOptions,
         build=stud_program(kind),
         pieces=stud_pieces,
         pot_shares=kind.pot_shares,
@@ -123,7 +140,8 @@ FIVE_CARD_STUD = Variant(
     family="stud",
     seats=(2, 10),
     options_cls=StudOptions,
-    option_names=COMMON_OPTIONS | {"open_pair_big_bet"},
+    option_names=COMMON_OPTIONS | WILD_OPTION_NAMES | {"open_pair_big_bet"},
+    wild_options_cls=WildStudOptions,
     build=stud_program(StudKind(spare_burns=True)),
     pieces=stud_pieces,
     pot_shares=StudKind(spare_burns=True).pot_shares,
@@ -143,7 +161,8 @@ fourth and fifth, ``raise_cap`` (no cap heads-up unless ``cap_heads_up``);
 big bets. ``burn_cards`` burns a card before each street, but only from cards the hand
 cannot need: ten players always get their five cards. The best five-card high hand
 wins; ties split, odd chips to the highest card by suit. Finite ``stack``: all-ins for
-less and side pots. Rewards in big bets.""",
+less and side pots. Rewards in big bets. House rule ``wild`` (``"joker"``, ``"bug"``,
+``"deuces"``) and ``natural_beats_wild`` as seven-card stud (docs/rules.md section 11).""",
     family_state=StudState,
 )
 
