@@ -422,9 +422,16 @@ def config_from_args(argv: list[str] | None = None) -> EvalConfig:
     if args.decision_timeout is not None and not (args.isolate or any(is_external(b) for b in args.bots)):
         parser.error("--decision-timeout needs --isolate or a bot program: only a bot apart can be stopped")
     out = None if args.no_files else (args.out or f"runs/evaluate/{args.variant}-{time.strftime('%Y%m%d-%H%M%S')}")
+    timeout = DECISION_TIMEOUT if args.decision_timeout is None else args.decision_timeout
+    return eval_config(args, bots=args.bots, out=out, decision_timeout=timeout, ray=args.ray)
+
+
+def eval_config(args: argparse.Namespace, *, bots: list[str], out: str | None, **extra: Any) -> EvalConfig:
+    """The config from the arguments every evaluation command line shares (this one's and
+    ``dealers-choice dealer``'s); ``extra``: the fields only one of them sets."""
     return EvalConfig(
         variant=args.variant,
-        bots=tuple(args.bots),
+        bots=tuple(bots),
         deals=args.deals,
         num_players=args.num_players,
         options=parse_options(args.option),
@@ -439,8 +446,7 @@ def config_from_args(argv: list[str] | None = None) -> EvalConfig:
         histories=args.histories,
         progress=args.progress,
         isolate=args.isolate,
-        decision_timeout=DECISION_TIMEOUT if args.decision_timeout is None else args.decision_timeout,
-        ray=args.ray,
+        **extra,
     )
 
 

@@ -33,7 +33,6 @@ from typing import Any
 from envs.policy import BotActionError, BotError
 from evaluation import head_to_head as evaluate
 from evaluation.arena import SEATINGS
-from evaluation.cli import parse_options
 from evaluation.external import MATCH_TIMEOUT
 from evaluation.isolate import DECISION_TIMEOUT
 from evaluation.manifest import load_manifest
@@ -102,25 +101,8 @@ def config_from_args(args: argparse.Namespace) -> evaluate.EvalConfig:
     if args.log and args.histories:
         raise ValueError("--histories does not combine with --log: a resumed run could not write the hands before it")
     out = None if args.no_files else (args.out or f"runs/dealer/{args.variant}")
-    return evaluate.EvalConfig(
-        variant=args.variant,
-        bots=tuple(bots),
-        deals=args.deals,
-        num_players=args.num_players,
-        options=parse_options(args.option),
-        seed=args.seed,
-        duplicate=args.duplicate,
-        seating=args.seating,
-        tournament=args.tournament,
-        workers=args.workers,
-        bootstrap=args.bootstrap,
-        out=out,
-        plot=args.plot,
-        histories=args.histories,
-        progress=args.progress,
-        isolate=args.isolate,
-        decision_timeout=args.decision_timeout,
-        match_timeout=args.match_timeout,
+    return evaluate.eval_config(
+        args, bots=bots, out=out, decision_timeout=args.decision_timeout, match_timeout=args.match_timeout
     )
 
 
