@@ -465,7 +465,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         _exit(f"error: {err}", 2)
     stage = StagedOutputs(Path(config.out), owned=OUTPUT_FILES) if config.out is not None else None
     try:
-        with _sigterm_raises(), stage or nullcontext():
+        with sigterm_raises(), stage or nullcontext():
             report = evaluate(config, directory=None if stage is None else stage.directory)
             forfeited = "bots_summary" not in report  # a single match, lost by a bot that failed
             if not forfeited:
@@ -526,7 +526,7 @@ def _exit(message: str, status: int) -> None:
 
 
 @contextmanager
-def _sigterm_raises() -> Iterator[None]:
+def sigterm_raises() -> Iterator[None]:
     """SIGTERM raises :class:`Terminated` (instead of ending the process at once), so
     the run's temporary files are cleaned up. Only the main thread can set handlers."""
     if threading.current_thread() is not threading.main_thread():

@@ -21,13 +21,9 @@ bad input, 130 Ctrl-C, 143 SIGTERM.
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from envs.policy import BotActionError, BotError
@@ -47,10 +43,6 @@ EXAMPLES = """examples:
   dealers-choice dealer razz 'cmd:python3 examples/bots/skeleton.py' 'cmd:node examples/bots/skeleton.js' heuristic -t
   dealers-choice dealer cowpie --manifest bots.toml --tournament --log runs/cowpie.log
   dealers-choice dealer cowpie --manifest bots.toml --tournament --log runs/cowpie.log --resume"""
-
-
-class Terminated(BaseException):
-    """SIGTERM, raised where the run stands so that the log and outputs are left whole."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"error: {err}", 2)
     stage = StagedOutputs(Path(config.out), owned=evaluate.OUTPUT_FILES) if config.out is not None else None
     try:
-        with _sigterm_raises(), stage or nullcontext(), log or nullcontext():
+        with evaluate.sigterm_raises(), stage or nullcontext(), log or nullcontext():
             report = evaluate.evaluate(config, directory=None if stage is None else stage.directory, match_log=log)
             forfeited = "bots_summary" not in report
             if not forfeited:
@@ -142,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"error: {err}", 2)
     except KeyboardInterrupt:
         return _fail(f"interrupted (Ctrl-C){_resume_note(args)}", 130)
-    except Terminated:
+    except evaluate.Terminated:  # SIGTERM, raised where the run stands: the log and outputs stay whole
         return _fail(f"terminated (SIGTERM){_resume_note(args)}", 143)
     for f in report.get("forfeits", []):
         print(f"forfeit: {f['forfeited_by']} lost its match against {', '.join(f['winners'])}: {f['reason']}")
@@ -156,24 +148,6 @@ def _resume_note(args: argparse.Namespace) -> str:
 def _fail(message: str, status: int) -> int:
     print(f"dealers-choice dealer: {message}", file=sys.stderr)
     return status
-
-
-@contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """SIGTERM raises :class:`Terminated`, so that files are closed and temporary ones
-    removed (only the main thread can set handlers)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def terminated(signum: int, frame: FrameType | None) -> None:
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":
