@@ -58,6 +58,12 @@ COMMANDS: tuple[Command, ...] = (
     Command(name="play", module="evaluation.play", function="main", summary="play against bots in the terminal"),
     Command(name="solve", module="training.solve", function="main", summary="CFR on toy stud: an exact equilibrium"),
     Command(
+        name="sweep",
+        module="training.sweep",
+        function="main",
+        summary="hyperparameter sweep on toy stud scored by exact NashConv (last iterate and average)",
+    ),
+    Command(
         name="exploitability",
         module="training.exploitability",
         function="main",
