@@ -54,7 +54,8 @@ from agents.neural import Layout
 from envs.registry import make_raw
 from evaluation.arena import Stat, per_hands, rate_label, unit_name
 from evaluation.toy_policy import TOY_OPTIONS, NashConvProbe, env_options
-from training.collectors import make_collector
+from training.batched_rollout import batched_collector_for, check_batched
+from training.collectors import RolloutBackend, make_collector
 from training.config import TABLE_KINDS, Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
 from training.episodes import CARDS
 from training.magnet import Magnet
@@ -126,7 +127,7 @@ class Trainer:
         self.generator = torch.Generator().manual_seed(seed)
         # local: in this process, sharing self.net, self.pool, self.rng and self.generator;
         # ray: actors with copies, sent the weights and the pool before every rollout
-        self.collector = make_collector(config, self.net, self.pool, rng=self.rng, generator=self.generator)
+        self.collector = self._collector()
         self.eval_bots = {spec: load(spec, seed=seed, **seat_at) for spec in config.eval.opponents}
         ppo = config.ppo
         self.magnet = Magnet(self.net, every=ppo.magnet_every, step=ppo.magnet_step) if ppo.magnet_coef > 0 else None
@@ -148,6 +149,13 @@ class Trainer:
         self.boundary = self.training_state()
         self.last_eval: dict[str, Stat] = {}
         self.deadline: float | None = None  # time.monotonic() after which the running update is the last
+
+    def _collector(self) -> RolloutBackend:
+        """The collector of ``rollout.engine`` (the batched one checked for this config first)."""
+        if self.config.rollout.engine == "batched":
+            check_batched(self.config)
+            return batched_collector_for(self.config, self.net, self.pool, rng=self.rng, generator=self.generator)
+        return make_collector(self.config, self.net, self.pool, rng=self.rng, generator=self.generator)
 
     def _new_net(self) -> PolicyNet:
         model = self.config.model

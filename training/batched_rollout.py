@@ -1,0 +1,553 @@
+"""Data collection on the batched engine (:mod:`envs.batched`): the algorithm of
+:class:`training.rollout.Collector` on one batch of tables, on one device.
+
+What is the same as the scalar collector (its module docstring is the reference):
+
+* the table mix, drawn per episode from the collector's generator: ``self``, ``pool``
+  (a snapshot by the pool's rule; self-play while the pool is empty) and bot specs,
+  here their batched forms (:func:`agents.batched.load_batched`);
+* the seating: at a pool or bot table of two seats the learner takes one random seat;
+  with three or more it takes every seat but one with probability ``many_learners``,
+  else one seat;
+* each learner seat's own decision sequence per episode, its final reward (or its
+  chip changes with ``step_rewards``) through :func:`training.episodes.training_signal`,
+  GAE over each sequence with the values computed after the rollout in large batches,
+  the same :class:`~training.episodes.Batch` and :class:`~training.rollout.RolloutStats`;
+* the clean boundary: once enough learner decisions are in finished episodes, no
+  table starts a new episode and the episodes in play finish; every rollout starts
+  from fresh deals, so the generators are all there is to save (exact resume);
+* the privileged critic input (:func:`training.episodes.privileged_cards`' layout),
+  read from the batch's state.
+
+How it runs: one :class:`~envs.batched.table.TableBatch` with ``auto_reset`` and a
+random button per hand; per step one masked forward pass per controller group (the
+learner, each pool snapshot in use; a frozen network's rows in one pass) and one
+``act`` call per batched bot, the actions combined with ``torch.where`` and one
+``batch.step(actions, active=live)``. Learner decisions go into preallocated device
+tensors (row positions computed on the device; rows of other tables go to a spare
+row), so nothing is copied to the host per step. The episode assignments (kind,
+opponent, learner seats) are drawn on the host in blocks before they are needed and
+moved to the device once per block. The host looks at the device only every
+``check_every`` steps (one scalar read: the stop rule, the buffers' room), which is
+every step on the CPU (where it costs nothing) and every 16 on a GPU.
+
+Differences, by design: the weighted pool rule samples from the snapshot scores as
+they stand at the start of the rollout (the scores are updated in finish order at its
+end, to the same values); Cowpie's ``actions/split_regret`` is not logged; networks
+that score candidates (``model.candidates`` with declarations or Cowpie splits) are
+refused: their Monte Carlo candidate features have no batched form yet.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import torch
+
+from agents.batched import load_batched
+from agents.nets import MASKED_LOGIT, PolicyNet
+from envs.batched import make as make_batch
+from envs.batched.spec import NoBatchedFormError
+from training.batched_gae import sequence_gae, signal
+from training.episodes import CARDS, Batch
+from training.pool import OpponentPool
+from training.rollout import FIRST_BOT, LEARNER, POOL, SELF, VALUE_CHUNK, RolloutStats, TableKind
+
+if TYPE_CHECKING:
+    from envs.batched.table import TableBatch
+    from training.config import Config
+
+__all__ = ["BatchedCollector", "batched_collector_for", "resolve_device"]
+
+GPU_CHECK_EVERY = 16  # steps between host reads on a device where a read stalls the queue
+
+
+def resolve_device(name: str) -> torch.device:
+    """``cpu``, ``cuda`` (``cuda:<n>``) or ``auto`` (cuda when torch sees one)."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"train.device = {name!r}, but torch sees no CUDA device here (use 'cpu' or 'auto')")
+    return torch.device(name)
+
+
+@dataclass
+class _Plan:
+    """Episode assignments drawn ahead on the host: controllers ``[E, P]`` on the device
+    and the kind of each (host)."""
+
+    controllers: torch.Tensor
+    kinds: list[int]
+
+
+class BatchedCollector:
+    """Plays ``num_tables`` batched tables; the arguments of :class:`training.rollout.Collector`
+    (``mix`` required), plus the ``device`` and the bot specs' ``seed``."""
+
+    def __init__(
+        self,
+        variant: str,
+        num_players: int,
+        env_kwargs: dict[str, Any],
+        *,
+        num_tables: int,
+        net: PolicyNet,
+        pool: OpponentPool,
+        mix: Sequence[TableKind],
+        many_learners: float = 0.5,
+        gamma: float,
+        lam: float,
+        reward_scale: float = 1.0,
+        step_rewards: bool = False,
+        rng: np.random.Generator,
+        generator: torch.Generator,
+        device: str | torch.device = "cpu",
+        seed: int = 0,
+    ) -> None:
+        kinds = list(mix)
+        if not kinds or any(k.weight < 0 for k in kinds) or sum(k.weight for k in kinds) <= 0:
+            raise ValueError(f"the table mix needs non-negative weights with a positive sum, got {kinds}")
+        self.device = torch.device(device)
+        options = {**env_kwargs, "button": "random"}  # as the scalar collector: a random button per hand
+        self.batch: TableBatch = make_batch(
+            variant, num_tables, num_players, self.device, check_actions=False, record_limit=1, **options
+        )
+        if net.candidates is not None and has_candidates(self.batch):
+            raise ValueError(
+                f"the batched collector has no candidate features ({variant}'s declarations or Cowpie splits): "
+                "set model.candidates = false, or rollout.engine = 'scalar'"
+            )
+        self.kinds = kinds
+        self.weights = np.array([k.weight for k in kinds]) / sum(k.weight for k in kinds)
+        self.bot_names = [k.name for k in kinds if k.name not in (SELF, POOL)]
+        self.bots = [load_batched(name, self.batch, seed=seed) for name in self.bot_names]
+        self.num_players = num_players
+        self.num_tables = num_tables
+        self.net, self.pool = net, pool
+        self.many_learners = many_learners
+        self.gamma, self.lam, self.reward_scale = gamma, lam, reward_scale
+        self.step_rewards = step_rewards
+        self.rng, self.generator = rng, generator
+        self.privileged = int(net.privileged)
+        self.sync_free = self.batch.program.sync_free
+        self.check_every = GPU_CHECK_EVERY if self.sync_free else 1
+        self.start_stack = self.batch.stacks.double()
+        self.unit = float(self.batch.spec.unit)
+        self._device_nets: dict[int, PolicyNet] = {}
+        self.timing: dict[str, float] = {}  # seconds per part of the last rollout (benchmarks)
+
+    # ------------------------------------------------------------ plans
+    def _draw(self, count: int) -> _Plan:
+        """``count`` episode assignments (kind, opponent, learner seats) from the generator."""
+        n = self.num_players
+        kinds = self.rng.choice(len(self.kinds), size=count, p=self.weights)
+        controllers = np.full((count, n), LEARNER, np.int64)
+        for e, k in enumerate(kinds):
+            name = self.kinds[int(k)].name
+            if name == SELF or (name == POOL and len(self.pool) == 0):
+                continue
+            opponent = self.pool.sample(self.rng) if name == POOL else FIRST_BOT - self.bot_names.index(name)
+            learners = n - 1 if n >= 3 and self.rng.random() < self.many_learners else 1
+            controllers[e] = opponent
+            controllers[e, self.rng.permutation(n)[:learners]] = LEARNER
+        return _Plan(torch.from_numpy(controllers).to(self.device), [int(k) for k in kinds])
+
+    def _extend(self, plan: _Plan, count: int) -> _Plan:
+        more = self._draw(count)
+        return _Plan(torch.cat([plan.controllers, more.controllers]), plan.kinds + more.kinds)
+
+    # ------------------------------------------------------------ networks
+    def _on_device(self, controller: int) -> PolicyNet:
+        """The learner or a snapshot as a network on the collector's device."""
+        net = self.net if controller == LEARNER else self.pool.net(controller)
+        if net.value_mean.device == self.device:
+            return net
+        if controller not in self._device_nets:
+            copy = PolicyNet.from_arch(net.arch())
+            copy.load_state_dict(net.state_dict())
+            self._device_nets[controller] = copy.to(self.device).eval().requires_grad_(False)
+        return self._device_nets[controller]
+
+    # ------------------------------------------------------------ backend
+    def state(self) -> dict[str, Any]:
+        """Nothing of its own to save: its generators are the trainer's (see the module docstring)."""
+        return {}
+
+    def load_state(self, state: dict[str, Any] | None, *, update: int) -> None:
+        """Nothing to restore (:meth:`state`)."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # ------------------------------------------------------------ collection
+    def collect(self, min_decisions: int) -> tuple[Batch, RolloutStats]:
+        """Play until at least ``min_decisions`` learner decisions are in finished
+        episodes, then let the episodes in play finish."""
+        began = time.perf_counter()
+        self._device_nets.clear()  # the learner's weights changed since the last rollout
+        self.timing = dict.fromkeys(("env", "opponents", "policy", "values"), 0.0)
+        for bot in self.bots:  # reseeded from our generator: resuming needs no bot state
+            bot.seed(int(self.rng.integers(2**31 - 1)))
+        deal_seed = int(self.rng.integers(2**62))
+        sample_seed = int(torch.randint(2**62, (1,), generator=self.generator))
+        generator = self.generator if self.device.type == "cpu" else torch.Generator(self.device)
+        if generator is not self.generator:
+            generator.manual_seed(sample_seed)
+        run = _Run(self, min_decisions, generator)
+        tick = time.perf_counter()
+        out = self.batch.reset(seed=deal_seed)
+        self.timing["env"] += time.perf_counter() - tick
+        run.play(out)
+        stats = run.stats()
+        batch = run.batch()
+        stats.seconds = time.perf_counter() - began
+        return batch, stats
+
+
+class _Run:
+    """One rollout's device buffers and counters (see the module docstring)."""
+
+    def __init__(self, owner: BatchedCollector, min_decisions: int, generator: torch.Generator) -> None:
+        self.c = owner
+        self.min_decisions = min_decisions
+        self.generator = generator
+        b, p, dev = owner.num_tables, owner.num_players, owner.device
+        self.b, self.p, self.dev = b, p, dev
+        self.plan = owner._draw(2 * b)
+        self.episode = torch.arange(b, device=dev)  # each table's assignment (its episode id)
+        self.next_episode = torch.full((), b, dtype=torch.int64, device=dev)
+        self.live = torch.ones(b, dtype=torch.bool, device=dev)  # in a recorded episode
+        self.length = torch.zeros(b, dtype=torch.int64, device=dev)  # decisions this episode, all seats
+        self.learner_rows = torch.zeros(b, dtype=torch.int64, device=dev)
+        self.collected = torch.zeros((), dtype=torch.int64, device=dev)
+        self.decisions = torch.zeros((), dtype=torch.int64, device=dev)
+        self.count = torch.zeros((), dtype=torch.int64, device=dev)  # rows stored
+        # per episode, plus a spare last entry that absorbs the writes of tables that did not finish
+        self.ep_reward = torch.zeros(len(self.plan.kinds) + 1, p, dtype=torch.float64, device=dev)
+        self.ep_finish = torch.full((len(self.plan.kinds) + 1,), -1, dtype=torch.int64, device=dev)
+        self.ep_length = torch.zeros(len(self.plan.kinds) + 1, dtype=torch.int64, device=dev)
+        self.steps = 0
+        self.capacity = 0
+        self.rows: dict[str, torch.Tensor] = {}
+        self._grow(min_decisions + 4 * b)
+        self.groups = self._groups()
+
+    def _groups(self) -> list[int]:
+        """Controllers that can act this rollout: the learner, the pool's snapshots, the bots."""
+        return [LEARNER, *(s.id for s in self.c.pool.snapshots), *(FIRST_BOT - i for i in range(len(self.c.bots)))]
+
+    # -------------------------------------------------------------- room
+    def _grow(self, capacity: int) -> None:
+        """Room for ``capacity`` rows (plus the spare row that absorbs the others' writes)."""
+        c, batch = self.c, self.c.batch
+        shapes: dict[str, tuple[tuple[int, ...], torch.dtype]] = {
+            "obs": ((batch.observation_size,), torch.float32),
+            "masks": ((batch.num_actions,), torch.bool),
+            "actions": ((), torch.int64),
+            "logps": ((), torch.float32),
+            "seq": ((), torch.int64),
+        }
+        if c.privileged:
+            shapes["priv"] = ((c.privileged,), torch.float32)
+        if c.step_rewards:
+            shapes["chips"] = ((), torch.float64)
+        for name, (shape, dtype) in shapes.items():
+            fresh = torch.zeros(capacity + 1, *shape, dtype=dtype, device=self.dev)
+            if name in self.rows:
+                fresh[: self.capacity] = self.rows[name][: self.capacity]
+            self.rows[name] = fresh
+        self.capacity = capacity
+
+    def _check(self, stopping: bool) -> tuple[bool, bool]:
+        """The host's look at the device: (stop starting episodes, anything still live);
+        also makes room for the next ``check_every`` steps."""
+        collected, count, nxt, live = (
+            int(x) for x in torch.stack([self.collected, self.count, self.next_episode, self.live.sum()]).tolist()
+        )
+        room = self.c.check_every * self.b
+        if count + room > self.capacity:
+            self._grow(2 * (count + room))
+        if nxt + room > len(self.plan.kinds):
+            self._more_episodes(nxt + room - len(self.plan.kinds) + self.b)
+        return stopping or collected >= self.min_decisions, live > 0
+
+    def _more_episodes(self, count: int) -> None:
+        self.plan = self.c._extend(self.plan, count)
+        self.ep_reward = torch.cat([self.ep_reward[:-1], self.ep_reward.new_zeros(count + 1, self.p)])
+        self.ep_finish = torch.cat([self.ep_finish[:-1], self.ep_finish.new_full((count + 1,), -1)])
+        self.ep_length = torch.cat([self.ep_length[:-1], self.ep_length.new_zeros(count + 1)])
+
+    # -------------------------------------------------------------- play
+    def play(self, out: Any) -> None:
+        """Step until every recorded episode is over."""
+        stopping, running = False, True
+        while running:
+            out = self._step(out, stopping)
+            self.steps += 1
+            if self.steps % self.c.check_every == 0:
+                stopping, running = self._check(stopping)
+
+    def _step(self, out: Any, stopping: bool) -> Any:
+        c, timing = self.c, self.c.timing
+        seat = out.seat.clamp(min=0)
+        who = self.plan.controllers[self.episode].gather(1, seat.unsqueeze(1)).squeeze(1)
+        actions = torch.zeros(self.b, dtype=torch.int64, device=self.dev)
+        for controller in self.groups:
+            rows = self.live & (who == controller)
+            if controller <= FIRST_BOT:
+                tick = time.perf_counter()
+                chosen = c.bots[FIRST_BOT - controller].act(c.batch, rows)
+                actions = torch.where(rows, chosen, actions)
+                timing["opponents"] += time.perf_counter() - tick
+                continue
+            actions = self._network_acts(controller, rows, out, actions, seat)
+        tick = time.perf_counter()
+        stepped = c.batch.step(actions, active=self.live)
+        timing["env"] += time.perf_counter() - tick
+        self._after_step(stepped, stopping)
+        return stepped
+
+    def _network_acts(
+        self, controller: int, rows: torch.Tensor, out: Any, actions: torch.Tensor, seat: torch.Tensor
+    ) -> torch.Tensor:
+        """One forward pass of a network's rows (all rows on a sync-free device)."""
+        c = self.c
+        tick = time.perf_counter()
+        net = c._on_device(controller)
+        if c.sync_free:
+            index = torch.arange(self.b, device=self.dev)
+        else:
+            index = rows.nonzero().squeeze(1)
+            if len(index) == 0:
+                return actions
+        obs, mask = out.observation[index], out.action_mask[index]
+        with torch.inference_mode():
+            chosen, logp = sample(net.logits(obs), mask | ~rows[index].unsqueeze(1), self.generator)
+        acted = torch.zeros_like(actions).index_copy(0, index, chosen)
+        actions = torch.where(rows, acted, actions)
+        key = "policy" if controller == LEARNER else "opponents"
+        c.timing[key] += time.perf_counter() - tick
+        if controller == LEARNER:
+            self._store(rows, index, obs, mask, chosen, logp, seat)
+        return actions
+
+    def _store(
+        self,
+        rows: torch.Tensor,
+        index: torch.Tensor,
+        obs: torch.Tensor,
+        mask: torch.Tensor,
+        chosen: torch.Tensor,
+        logp: torch.Tensor,
+        seat: torch.Tensor,
+    ) -> None:
+        """Write the learner's decisions at the next free rows (others to the spare row)."""
+        mine = rows[index]
+        pos = self.count + torch.cumsum(mine.long(), 0) - 1
+        pos = torch.where(mine, pos, torch.full_like(pos, self.capacity))
+        r = self.rows
+        r["obs"].index_copy_(0, pos, obs)
+        r["masks"].index_copy_(0, pos, mask)
+        r["actions"].index_copy_(0, pos, chosen)
+        r["logps"].index_copy_(0, pos, logp.float())
+        r["seq"].index_copy_(0, pos, self.episode[index] * self.p + seat[index])
+        state = self.c.batch.state
+        if "priv" in r:
+            r["priv"].index_copy_(0, pos, privileged_rows(state.cards[index], state.folded[index], seat[index]))
+        if "chips" in r:
+            chips = state.stack[index].gather(1, seat[index].unsqueeze(1)).squeeze(1).double()
+            r["chips"].index_copy_(0, pos, (chips - self.c.start_stack[seat[index]]) / self.c.unit)
+        self.count += mine.sum()
+        self.learner_rows += rows.long()
+
+    def _after_step(self, out: Any, stopping: bool) -> None:
+        """Book the finished episodes and start the next ones (unless stopping)."""
+        self.decisions += self.live.sum()
+        self.length += self.live.long()
+        done = out.done & self.live
+        ep = torch.where(done, self.episode, torch.full_like(self.episode, len(self.plan.kinds)))
+        self.ep_reward.index_copy_(0, ep, out.rewards.double())
+        self.ep_finish.index_copy_(0, ep, torch.full_like(ep, self.steps))
+        self.ep_length.index_copy_(0, ep, self.length)
+        self.collected += torch.where(done, self.learner_rows, 0).sum()
+        if stopping or (not self.c.sync_free and int(self.collected) >= self.min_decisions):
+            self.live &= ~done
+        else:
+            new = self.next_episode + torch.cumsum(done.long(), 0) - 1
+            self.episode = torch.where(done, new, self.episode)
+            self.next_episode += done.sum()
+        self.length = torch.where(done, 0, self.length)
+        self.learner_rows = torch.where(done, 0, self.learner_rows)
+
+    # -------------------------------------------------------------- results
+    def stats(self) -> RolloutStats:
+        """The rollout's statistics; the pool's scores updated in finish order."""
+        c = self.c
+        stats = RolloutStats(decisions=int(self.decisions), learner_decisions=int(self.collected))
+        finish = self.ep_finish[:-1].cpu().numpy()
+        episodes = np.flatnonzero(finish >= 0)
+        episodes = episodes[np.argsort(finish[episodes], kind="stable")]
+        controllers = self.plan.controllers.cpu().numpy()
+        rewards = self.ep_reward.cpu().numpy()
+        lengths = self.ep_length.cpu().numpy()
+        for e in episodes:
+            seats = controllers[e]
+            opponents = sorted({int(x) for x in seats if x != LEARNER})
+            for seat in np.flatnonzero(seats == LEARNER):
+                reward = float(rewards[e, seat])
+                stats.returns.append(reward)
+                if not opponents:
+                    stats.returns_vs_self.append(reward)
+                for opponent in opponents:
+                    if opponent <= FIRST_BOT:
+                        stats.returns_vs_bots.setdefault(c.bot_names[FIRST_BOT - opponent], []).append(reward)
+                    else:
+                        stats.returns_vs_pool.append(reward)
+                        c.pool.record(opponent, reward)
+            stats.hands += 1
+            stats.lengths.append(int(lengths[e]))
+        return stats
+
+    def batch(self) -> Batch:
+        """The stored decisions by sequence, their values, GAE: one flat batch (one host copy)."""
+        c = self.c
+        n = int(self.count)
+        if n == 0:
+            raise RuntimeError("the rollout collected no learner decisions (every learner seat was skipped)")
+        rows = {k: v[:n] for k, v in self.rows.items()}
+        order = torch.sort(rows["seq"], stable=True).indices
+        rows = {k: v[order] for k, v in rows.items()}
+        tick = time.perf_counter()
+        net = c._on_device(LEARNER)
+        values = []
+        with torch.inference_mode():
+            for i in range(0, n, VALUE_CHUNK):
+                priv = rows["priv"][i : i + VALUE_CHUNK] if "priv" in rows else None
+                values.append(net.values(rows["obs"][i : i + VALUE_CHUNK], priv))
+        value = torch.cat(values).float()
+        c.timing["values"] += time.perf_counter() - tick
+        seq = rows["seq"]
+        final = self.ep_reward.reshape(-1)[seq]  # the seat's reward in its episode
+        rewards = signal(sequence_rewards(seq, final, rows.get("chips"), c.step_rewards) * c.reward_scale).float()
+        advantages, returns = sequence_gae(seq, rewards, value, c.gamma, c.lam)
+        host = {k: v.cpu().numpy() for k, v in rows.items()}
+        return Batch(
+            obs=host["obs"],
+            masks=host["masks"],
+            actions=host["actions"],
+            logps=host["logps"],
+            values=value.cpu().numpy(),
+            advantages=advantages.cpu().numpy(),
+            returns=returns.cpu().numpy(),
+            cands=None,
+            priv=host.get("priv"),
+        )
+
+
+def sample(logits: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`agents.nets.choose` (sampled) without its host check that every row has a
+    legal action (every row here does: rows outside the group are all legal)."""
+    logp = torch.log_softmax(torch.where(mask, logits, torch.full_like(logits, MASKED_LOGIT)), dim=-1)
+    actions = torch.multinomial(logp.exp(), 1, generator=generator).squeeze(-1)
+    return actions, logp.gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+
+
+def sequence_rewards(
+    seq: torch.Tensor, final: torch.Tensor, chips: torch.Tensor | None, per_step: bool
+) -> torch.Tensor:
+    """Unscaled rewards (float64) of rows sorted by sequence: the final reward at each
+    sequence's last row (:meth:`training.episodes.Trajectory.close`), or with
+    ``per_step`` the chip changes of :func:`training.episodes.step_rewards`."""
+    last = torch.ones_like(seq, dtype=torch.bool)
+    last[:-1] = seq[1:] != seq[:-1]
+    first = torch.ones_like(last)
+    first[1:] = seq[1:] != seq[:-1]
+    if not per_step:
+        return torch.where(last, final, torch.zeros_like(final))
+    assert chips is not None
+    following = torch.cat([chips[1:], chips[-1:]])
+    rewards = torch.where(last, final - chips, following - chips)
+    return rewards + torch.where(first, chips, torch.zeros_like(chips))
+
+
+def privileged_rows(cards: torch.Tensor, folded: torch.Tensor, seat: torch.Tensor) -> torch.Tensor:
+    """:func:`training.episodes.privileged_cards` for rows of a batch's state: ``cards``
+    ``[R, P, C]`` (-1 empty), ``folded`` ``[R, P]``, ``seat`` ``[R]`` -> ``[R, (P-1) * 52]``."""
+    r, p, slots = cards.shape
+    others = (seat.unsqueeze(1) + torch.arange(1, p, device=seat.device)) % p  # next seat first
+    held = cards.gather(1, others.unsqueeze(2).expand(-1, -1, slots))
+    valid = (held >= 0) & ~folded.gather(1, others).unsqueeze(2)
+    offset = (torch.arange(p - 1, device=seat.device) * CARDS).view(1, -1, 1)
+    spare = (p - 1) * CARDS
+    index = torch.where(valid, held + offset, torch.full_like(held, spare)).reshape(r, -1)
+    out = torch.zeros(r, spare + 1, device=seat.device)
+    out.scatter_(1, index, 1.0)
+    return out[:, :spare]
+
+
+def has_candidates(batch: TableBatch) -> bool:
+    """Does the table offer decisions that candidate-scoring networks need features for?"""
+    return bool(batch.spec.declare or batch.spec.split)
+
+
+def check_batched(config: Config) -> None:
+    """A :class:`~training.config.ConfigError` when ``rollout.engine = "batched"`` cannot
+    play this config: the table, a bot of the mix, candidate features, Ray."""
+    from training.config import ConfigError
+
+    env, rollout = config.env, config.rollout
+    change = 'set rollout.engine = "scalar"'
+    try:
+        batch = make_batch(env.variant, 1, env.num_players, "cpu", **{**env.options, "button": "random"})
+    except NoBatchedFormError as err:
+        raise ConfigError(f'rollout.engine = "batched": {err}; {change} for this table') from None
+    if rollout.backend != "local":
+        raise ConfigError(
+            f'rollout.engine = "batched" collects in this process: set rollout.backend = "local" or {change}'
+        )
+    for name in rollout.mix:
+        if name in (SELF, POOL):
+            continue
+        try:
+            load_batched(name, batch)
+        except ImportError as err:
+            raise ConfigError(
+                f"rollout.mix: the bot {name!r} has no batched form in this installation ({err}); remove it from "
+                f"rollout.mix or {change}"
+            ) from None
+        except ValueError as err:  # NoBatchedBotError, or a bad style
+            raise ConfigError(f"rollout.mix: {err}") from None
+    if config.model.candidates and has_candidates(batch):
+        raise ConfigError(
+            f'rollout.engine = "batched" has no candidate features for {env.variant} (declarations, Cowpie '
+            f"splits): set model.candidates = false, or {change}"
+        )
+
+
+def batched_collector_for(
+    config: Config, net: PolicyNet, pool: OpponentPool, *, rng: np.random.Generator, generator: torch.Generator
+) -> BatchedCollector:
+    """A :class:`BatchedCollector` for ``config`` (checked by :func:`check_batched`)."""
+    env, rollout, ppo = config.env, config.rollout, config.ppo
+    return BatchedCollector(
+        env.variant,
+        env.num_players,
+        env.options,
+        num_tables=rollout.tables,
+        net=net,
+        pool=pool,
+        mix=[TableKind(name, weight) for name, weight in rollout.mix.items()],
+        many_learners=rollout.many_learners,
+        gamma=ppo.gamma,
+        lam=ppo.gae_lambda,
+        reward_scale=ppo.reward_scale,
+        step_rewards=rollout.step_rewards,
+        rng=rng,
+        generator=generator,
+        device=resolve_device(config.train.device),
+        seed=config.train.seed,
+    )
