@@ -407,8 +407,8 @@ def validate(config: Config) -> None:
         (
             "rollout.tables",
             1 <= r.tables <= (MAX_TABLES if r.engine == "scalar" else MAX_BATCHED_TABLES),
-            f"between 1 and {MAX_TABLES} with the scalar engine (each table is a live env), {MAX_BATCHED_TABLES} "
-            "with the batched one",
+            f"between 1 and {MAX_TABLES} (each table is a live env; up to {MAX_BATCHED_TABLES} with "
+            'rollout.engine = "batched")',
         ),
         ("rollout.engine", r.engine in ROLLOUT_ENGINES, f"one of {', '.join(ROLLOUT_ENGINES)}"),
         (

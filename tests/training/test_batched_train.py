@@ -32,7 +32,8 @@ def test_batched_runs_log_what_scalar_runs_log(tmp_path: Path, variant: str) -> 
     got, want = scalars(batched.run_dir), scalars(scalar.run_dir)
     stable = {tag for tag in want if not tag.startswith("actions/")}  # action tags: those of the actions taken
     assert stable <= set(got), stable - set(got)
-    assert all(len(got[tag]) == 2 for tag in stable), variant
+    every_update = {tag for tag in stable if not tag.startswith("charts/return_vs_")}  # those: when such tables ran
+    assert all(len(got[tag]) == 2 for tag in every_update), variant
     assert {"actions/bet_fold", "actions/bet_call", "actions/bet_raise"} <= set(got)
     bot = agents.load(str(batched.checkpoint), seed=0)
     assert isinstance(bot, NeuralAgent) and bot.layout.variant == variant
@@ -112,11 +113,11 @@ def test_what_the_batched_engine_cannot_play_is_a_config_error(
 
 
 def test_engine_and_device_settings_are_checked_and_documented() -> None:
-    with pytest.raises(ConfigError, match="rollout.engine"):
+    with pytest.raises(ConfigError, match=r"rollout\.engine"):
         load_config(None, ["rollout.engine=gpu"])
-    with pytest.raises(ConfigError, match="train.device"):
+    with pytest.raises(ConfigError, match=r"train\.device"):
         load_config(None, ["train.device=tpu"])
-    with pytest.raises(ConfigError, match="rollout.tables"):
+    with pytest.raises(ConfigError, match=r"rollout\.tables"):
         load_config(None, ["rollout.tables=8192"])  # the scalar engine's limit
     assert load_config(None, ["rollout.tables=65536", "rollout.engine=batched"]).rollout.tables == 65536
     assert load_config(None, []).rollout.engine == "scalar"  # shipped configs reproduce
