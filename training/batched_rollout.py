@@ -86,7 +86,8 @@ class _Plan:
 
 class BatchedCollector:
     """Plays ``num_tables`` batched tables; the arguments of :class:`training.rollout.Collector`
-    (``mix`` required), plus the ``device`` and the bot specs' ``seed``."""
+    (``mix`` required), plus the ``device``, the bot specs' ``seed`` and ``sync_free``
+    (default: on for cuda; the tests run the GPU's code path on the CPU with it)."""
 
     def __init__(
         self,
@@ -107,6 +108,7 @@ class BatchedCollector:
         generator: torch.Generator,
         device: str | torch.device = "cpu",
         seed: int = 0,
+        sync_free: bool | None = None,
     ) -> None:
         kinds = list(mix)
         if not kinds or any(k.weight < 0 for k in kinds) or sum(k.weight for k in kinds) <= 0:
@@ -114,7 +116,14 @@ class BatchedCollector:
         self.device = torch.device(device)
         options = {**env_kwargs, "button": "random"}  # as the scalar collector: a random button per hand
         self.batch: TableBatch = make_batch(
-            variant, num_tables, num_players, self.device, check_actions=False, record_limit=1, **options
+            variant,
+            num_tables,
+            num_players,
+            self.device,
+            check_actions=False,
+            record_limit=1,
+            sync_free=sync_free,
+            **options,
         )
         if net.candidates is not None and has_candidates(self.batch):
             raise ValueError(
@@ -139,22 +148,28 @@ class BatchedCollector:
         self.unit = float(self.batch.spec.unit)
         self._device_nets: dict[int, PolicyNet] = {}
         self.timing: dict[str, float] = {}  # seconds per part of the last rollout (benchmarks)
+        self.sequences = np.zeros(0, np.int64)  # the last batch's sequence id per row (episode * P + seat)
 
     # ------------------------------------------------------------ plans
     def _draw(self, count: int) -> _Plan:
-        """``count`` episode assignments (kind, opponent, learner seats) from the generator."""
-        n = self.num_players
-        kinds = self.rng.choice(len(self.kinds), size=count, p=self.weights)
-        controllers = np.full((count, n), LEARNER, np.int64)
-        for e, k in enumerate(kinds):
-            name = self.kinds[int(k)].name
-            if name == SELF or (name == POOL and len(self.pool) == 0):
-                continue
-            opponent = self.pool.sample(self.rng) if name == POOL else FIRST_BOT - self.bot_names.index(name)
-            learners = n - 1 if n >= 3 and self.rng.random() < self.many_learners else 1
-            controllers[e] = opponent
-            controllers[e, self.rng.permutation(n)[:learners]] = LEARNER
-        return _Plan(torch.from_numpy(controllers).to(self.device), [int(k) for k in kinds])
+        """``count`` episode assignments (kind, opponent, learner seats) from the generator,
+        drawn as the scalar collector draws them per episode, for all at once."""
+        n, rng = self.num_players, self.rng
+        kinds = rng.choice(len(self.kinds), size=count, p=self.weights)
+        opponent = np.full(count, LEARNER, np.int64)
+        for k, kind in enumerate(self.kinds):
+            if kind.name not in (SELF, POOL):
+                opponent[kinds == k] = FIRST_BOT - self.bot_names.index(kind.name)
+        at_pool = np.flatnonzero(np.isin(kinds, [k for k, kind in enumerate(self.kinds) if kind.name == POOL]))
+        if len(self.pool) and len(at_pool):
+            ids = np.array([s.id for s in self.pool.snapshots])
+            opponent[at_pool] = ids[rng.choice(len(ids), size=len(at_pool), p=self.pool.probabilities())]
+        many = (rng.random(count) < self.many_learners) if n >= 3 else np.zeros(count, bool)
+        learners = np.where(many, n - 1, 1)
+        rank = rng.random((count, n)).argsort(1).argsort(1)  # a random permutation's position of each seat
+        seated = rank < learners[:, None]
+        controllers = np.where(seated | (opponent == LEARNER)[:, None], LEARNER, opponent[:, None])
+        return _Plan(torch.from_numpy(controllers).to(self.device), kinds.tolist())
 
     def _extend(self, plan: _Plan, count: int) -> _Plan:
         more = self._draw(count)
@@ -217,7 +232,8 @@ class _Run:
         self.generator = generator
         b, p, dev = owner.num_tables, owner.num_players, owner.device
         self.b, self.p, self.dev = b, p, dev
-        self.plan = owner._draw(2 * b)
+        room = owner.check_every * b  # the most episodes (and rows) the steps between two checks can start
+        self.plan = owner._draw(b + room)
         self.episode = torch.arange(b, device=dev)  # each table's assignment (its episode id)
         self.next_episode = torch.full((), b, dtype=torch.int64, device=dev)
         self.live = torch.ones(b, dtype=torch.bool, device=dev)  # in a recorded episode
@@ -233,7 +249,7 @@ class _Run:
         self.steps = 0
         self.capacity = 0
         self.rows: dict[str, torch.Tensor] = {}
-        self._grow(min_decisions + 4 * b)
+        self._grow(min_decisions + room)
         self.groups = self._groups()
 
     def _groups(self) -> list[int]:
@@ -431,6 +447,7 @@ class _Run:
         value = torch.cat(values).float()
         c.timing["values"] += time.perf_counter() - tick
         seq = rows["seq"]
+        c.sequences = seq.cpu().numpy()
         final = self.ep_reward.reshape(-1)[seq]  # the seat's reward in its episode
         rewards = signal(sequence_rewards(seq, final, rows.get("chips"), c.step_rewards) * c.reward_scale).float()
         advantages, returns = sequence_gae(seq, rewards, value, c.gamma, c.lam)
