@@ -35,7 +35,9 @@ from envs.registry import make_raw
 from evaluation.arena import Stat, lineups, mean_ci, per_hands
 from training.evaluation import DEAL_SEED, LEARNER, MatchSummary, duplicate_match, one_thread
 
-__all__ = ["batched_match", "evaluate", "scalar_decks"]
+__all__ = ["BATCHED_EVAL_TABLES", "batched_match", "evaluate", "scalar_decks"]
+
+BATCHED_EVAL_TABLES = 2048  # hands a batched evaluation plays together at least (eval.tables if more)
 
 
 def scalar_decks(layout: Layout, seed: int, deals: Sequence[int]) -> np.ndarray:

@@ -221,7 +221,8 @@ class EvalSection:
     modes: list[str] = field(default_factory=lambda: ["greedy", "sampled"])
     """How the learner plays in evaluations: greedy (the most likely legal action), sampled, or both."""
     tables: int = 64
-    """Hands played together in an evaluation (the learner's batch size)."""
+    """Hands played together in an evaluation (the learner's batch size; at least 2048 with rollout.engine =
+    "batched", whose evaluation runs on the batched engine where it covers the opponent)."""
     nash_conv: bool = True
     """Heads-up toy stud only: also log the policy's exact NashConv (eval/nash_conv, antes; evaluation.toy_policy).
     The first one replays every information set once (about 350k replays on the default toy: a few minutes)."""

@@ -126,3 +126,19 @@ def test_engine_and_device_settings_are_checked_and_documented() -> None:
 def test_cowpie_without_candidates_trains_on_the_batched_engine(tmp_path: Path) -> None:
     result = train.main(tiny(tmp_path, None, "env.variant=cowpie", "model.candidates=false", *BATCHED, NO_HEURISTIC))
     assert result.updates == 2
+
+
+def test_batched_runs_evaluate_on_the_scalar_deals(tmp_path: Path) -> None:
+    """The logged evaluation of a batched run (greedy against call, on the batched
+    engine) is the scalar evaluation of the saved network on the same deals."""
+    from agents.checkpoint import net_from_checkpoint
+    from training.evaluation import duplicate_match
+    from training.metrics import eval_seed
+
+    config = tiny(tmp_path, None, *BATCHED, NO_HEURISTIC, 'eval.opponents=["call"]', 'eval.modes=["greedy"]')
+    result = train.main(config)
+    net, layout = net_from_checkpoint(read_checkpoint(result.checkpoint), str(result.checkpoint))
+    seed = eval_seed(config.eval.seed, config.train.seed, 2)
+    want = duplicate_match(net, layout, agents.load("call", seed=0), deals=config.eval.deals, seed=seed, greedy=True)
+    assert result.evaluation["call/greedy"] == want.stat
+    assert scalars(result.run_dir)["eval/call/greedy"][-1][1] == pytest.approx(want.stat.mean, rel=1e-6)
