@@ -242,11 +242,12 @@ class EngineRow:
 
     collect_rate: float
     end_to_end_rate: float
+    update_rate: float  # the update alone: the end-to-end bound
+    rows: float  # learner decisions per rollout (episodes in play finish: more than asked)
     split: dict[str, float]  # env, opponents, policy, update: seconds per rollout
 
 
-def engine_config(args: argparse.Namespace, engine: str, mix: dict[str, float]) -> Config:
-    tables = args.tables if engine == "scalar" else args.batched_tables
+def engine_config(args: argparse.Namespace, engine: str, mix: dict[str, float], tables: int) -> Config:
     overrides = [
         f"env.variant={args.variant}",
         f"env.num_players={args.players}",
@@ -296,6 +297,8 @@ def measure_engine(config: Config, layout: Layout, repeats: int) -> EngineRow:
     return EngineRow(
         collect_rate=med(s.learner_decisions / s.seconds for s, _, _ in rows),
         end_to_end_rate=med(s.learner_decisions / (s.seconds + u) for s, u, _ in rows),
+        update_rate=med(s.learner_decisions / u for s, u, _ in rows),
+        rows=med(s.learner_decisions for s, _, _ in rows),
         split={
             **{k: med(split[k] for _, _, split in rows) for k in ("env", "opponents", "policy")},
             "update": med(u for _, u, _ in rows),
@@ -316,24 +319,29 @@ def compare_engines(args: argparse.Namespace, layout: Layout) -> None:
     """The scalar and the batched collectors side by side (module docstring)."""
     mix, label = engine_mix()
     print(f"\nengines: {label}; {args.decisions} learner decisions per rollout; PPO update on one thread")
-    print("| engine | tables | collection | end to end | env s | opponents s | policy s | update s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    rows = {}
-    for engine in ("scalar", "batched"):
-        config = engine_config(args, engine, mix)
-        row = rows[engine] = measure_engine(config, layout, args.repeats)
+    print(
+        "| engine | tables | decisions per rollout | collection | end to end | update alone | env s | opponents s "
+        "| policy s | update s |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    runs = [("scalar", args.tables)] + [("batched", t) for t in args.batched_tables]
+    rows = []
+    for engine, tables in runs:
+        config = engine_config(args, engine, mix, tables)
+        row = measure_engine(config, layout, args.repeats)
+        rows.append(row)
         s = row.split
         print(
-            f"| {engine} | {config.rollout.tables} | {row.collect_rate:,.0f} | {row.end_to_end_rate:,.0f} | "
-            f"{s['env']:.2f} | {s['opponents']:.2f} | {s['policy']:.2f} | {s['update']:.2f} |"
+            f"| {engine} | {tables} | {row.rows:,.0f} | {row.collect_rate:,.0f} | {row.end_to_end_rate:,.0f} | "
+            f"{row.update_rate:,.0f} | {s['env']:.2f} | {s['opponents']:.2f} | {s['policy']:.2f} | {s['update']:.2f} |"
         )
-    a, b = rows["scalar"], rows["batched"]
-    print(
-        f"| batched / scalar | | {b.collect_rate / a.collect_rate:.1f}x | {b.end_to_end_rate / a.end_to_end_rate:.1f}x "
-        "| | | | |"
-    )
-    bound = args.decisions / b.split["update"]
-    print(f"(the update alone processes a rollout at {bound:,.0f} learner decisions per second: the end-to-end bound)")
+    scalar = rows[0]
+    for (_, tables), row in zip(runs[1:], rows[1:], strict=True):
+        print(
+            f"| batched {tables} / scalar | | | {row.collect_rate / scalar.collect_rate:.1f}x | "
+            f"{row.end_to_end_rate / scalar.end_to_end_rate:.1f}x | | | | | |"
+        )
+    print("(rates: learner decisions per second; update alone: the end-to-end bound with instant collection)")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -349,7 +357,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--bot-fraction", type=float, default=0.0, help="share of episodes at bot tables (0..1)")
     parser.add_argument("--only-bots", action="store_true", help="only the bot mode: skip the other rows")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
-    parser.add_argument("--batched-tables", type=int, default=4096, help="tables of the batched collector")
+    parser.add_argument(
+        "--batched-tables", type=int, nargs="+", default=[1024, 4096], help="tables of the batched collector"
+    )
     parser.add_argument("--only-engines", action="store_true", help="only the scalar vs batched rows")
     args = parser.parse_args(argv)
     if not 0.0 <= args.bot_fraction <= 1.0:
