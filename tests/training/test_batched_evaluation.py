@@ -3,6 +3,8 @@ intervals; identical results for deterministic play."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -55,3 +57,20 @@ def test_uncovered_matches_fall_back_to_the_scalar_path() -> None:
     got = evaluate(net, layout, bots, deals=4, seed=2, modes=["greedy"])
     want = duplicate_match(net, layout, bots["call"], deals=4, seed=2, greedy=True)
     assert got["call/greedy"] == want.stat
+
+
+def test_the_batched_verdict_equals_the_scalar_verdict_for_deterministic_play(tmp_path: Path) -> None:
+    from agents.checkpoint import save_checkpoint
+    from training import verdict
+
+    layout = Layout.build("stud", 2, {})
+    run = tmp_path / "stud__x__1__0"
+    path = save_checkpoint(run / "checkpoints" / "latest.pt", net=net_for(layout), layout=layout, step={}, config={})
+    previous = save_checkpoint(tmp_path / "old.pt", net=net_for(layout), layout=layout, step={}, config={})
+    common = {"deals": 6, "opponents": ["call"], "modes": ["greedy"], "seed": 4, "previous": str(previous)}
+    scalar = verdict.verdict(path, **common)
+    batched = verdict.verdict(path, engine="batched", **common)
+    assert batched["results"] == scalar["results"] and batched["engine"] == "batched"
+    assert verdict.main([str(run), "--deals", "4", "--opponents", "call", "--engine", "batched"]) == 0
+    with pytest.raises(ValueError, match="engine"):
+        verdict.verdict(path, engine="gpu", **common)
