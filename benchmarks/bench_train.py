@@ -214,7 +214,8 @@ def engine_mix() -> tuple[dict[str, float], str]:
 
 
 class TimedForward:
-    """Counts the seconds spent in a network's ``logits`` (the scalar collector's forward passes)."""
+    """Counts the seconds spent in a network's ``logits`` and ``values`` (the scalar
+    collector's forward passes: acting, and the values after the rollout)."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
@@ -222,18 +223,20 @@ class TimedForward:
     def wrap(self, net: PolicyNet) -> PolicyNet:
         if getattr(net, "_timed", False):
             return net
-        inner = net.logits
+        for name in ("logits", "values"):
+            setattr(net, name, self._timed(getattr(net, name)))
+        net._timed = True  # type: ignore[attr-defined]
+        return net
 
-        def logits(*args: Any) -> torch.Tensor:
+    def _timed(self, inner: Any) -> Any:
+        def call(*args: Any) -> torch.Tensor:
             start = time.perf_counter()
             try:
-                return inner(*args)
+                return inner(*args)  # type: ignore[no-any-return]
             finally:
                 self.seconds += time.perf_counter() - start
 
-        net.logits = logits  # type: ignore[method-assign]
-        net._timed = True  # type: ignore[attr-defined]
-        return net
+        return call
 
 
 @dataclass(frozen=True)
@@ -271,7 +274,7 @@ def measure_engine(config: Config, layout: Layout, repeats: int) -> EngineRow:
     for update in range(3):
         pool.add(net, update)
     rng, generator = np.random.default_rng(0), torch.Generator().manual_seed(0)
-    forward = TimedForward()
+    forward, snapshots = TimedForward(), TimedForward()
     if config.rollout.engine == "batched":
         collector: Any = batched_collector_for(config, net, pool, rng=rng, generator=generator)
     else:
@@ -279,20 +282,20 @@ def measure_engine(config: Config, layout: Layout, repeats: int) -> EngineRow:
         collector.bots = [(name, TimedBot(bot)) for name, bot in collector.bots]
         forward.wrap(net)
         original = pool.net
-        pool.net = lambda i: forward.wrap(original(i))  # type: ignore[method-assign]
+        pool.net = lambda i: snapshots.wrap(original(i))  # type: ignore[method-assign]
     optimizer = torch.optim.Adam(net.parameters(), lr=1e-5, eps=1e-5)
     update_rng = np.random.default_rng(0)
     collector.collect(config.rollout.decisions // 4)  # warm-up
     rows = []
     for _ in tqdm(range(repeats), desc=config.rollout.engine, leave=False):
-        forward.seconds = 0.0
+        forward.seconds = snapshots.seconds = 0.0
         for _, bot in getattr(collector, "bots", []) if config.rollout.engine == "scalar" else []:
             bot.seconds = 0.0
         batch, stats = collector.collect(config.rollout.decisions)
         start = time.perf_counter()
         ppo_update(net, optimizer, batch, config.ppo, update_rng)
         update = time.perf_counter() - start
-        rows.append((stats, update, _split(collector, stats.seconds, forward.seconds)))
+        rows.append((stats, update, _split(collector, stats.seconds, forward.seconds, snapshots.seconds)))
     med = statistics.median
     return EngineRow(
         collect_rate=med(s.learner_decisions / s.seconds for s, _, _ in rows),
@@ -306,13 +309,15 @@ def measure_engine(config: Config, layout: Layout, repeats: int) -> EngineRow:
     )
 
 
-def _split(collector: Any, seconds: float, forward: float) -> dict[str, float]:
-    """Seconds of one rollout in the env, the opponents and the policy forward."""
+def _split(collector: Any, seconds: float, forward: float, snapshots: float) -> dict[str, float]:
+    """Seconds of one rollout in the env (with the collector's bookkeeping), the
+    opponents (bots and pool snapshots) and the learner's forward passes (acting and values)."""
     if isinstance(collector, BatchedCollector):
         t = collector.timing
-        return {"env": seconds - t["opponents"] - t["policy"], "opponents": t["opponents"], "policy": t["policy"]}
-    bots = sum(bot.seconds for _, bot in collector.bots)  # CPU seconds inside act_batch
-    return {"env": seconds - bots - forward, "opponents": bots, "policy": forward}
+        policy = t["policy"] + t["values"]
+        return {"env": seconds - t["opponents"] - policy, "opponents": t["opponents"], "policy": policy}
+    opponents = snapshots + sum(bot.seconds for _, bot in collector.bots)  # bots: CPU seconds inside act_batch
+    return {"env": seconds - opponents - forward, "opponents": opponents, "policy": forward}
 
 
 def compare_engines(args: argparse.Namespace, layout: Layout) -> None:

@@ -519,6 +519,10 @@ def check_batched(config: Config) -> None:
     env, rollout = config.env, config.rollout
     change = 'set rollout.engine = "scalar"'
     try:
+        resolve_device(config.train.device)
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
+    try:
         batch = make_batch(env.variant, 1, env.num_players, "cpu", **{**env.options, "button": "random"})
     except NoBatchedFormError as err:
         raise ConfigError(f'rollout.engine = "batched": {err}; {change} for this table') from None

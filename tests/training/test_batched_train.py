@@ -112,6 +112,13 @@ def test_what_the_batched_engine_cannot_play_is_a_config_error(
     assert "rollout.engine" in str(err.value) or "rollout.mix" in str(err.value)
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the error where torch sees no GPU")
+def test_cuda_without_a_gpu_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no CUDA device"):
+        train.main(tiny(tmp_path, None, *BATCHED, NO_HEURISTIC, "train.device=cuda"))
+    assert load_config(None, ["train.device=auto"]).train.device == "auto"
+
+
 def test_engine_and_device_settings_are_checked_and_documented() -> None:
     with pytest.raises(ConfigError, match=r"rollout\.engine"):
         load_config(None, ["rollout.engine=gpu"])
