@@ -77,11 +77,12 @@ def resolve_device(name: str) -> torch.device:
 
 @dataclass
 class _Plan:
-    """Episode assignments drawn ahead on the host: controllers ``[E, P]`` on the device
-    and the kind of each (host)."""
+    """Episode assignments drawn ahead on the host: controllers ``[E, P]`` on the device,
+    the kind of each and the opponents (snapshot ids, bot ids) that occur (host)."""
 
     controllers: torch.Tensor
     kinds: list[int]
+    opponents: frozenset[int]
 
 
 class BatchedCollector:
@@ -169,11 +170,14 @@ class BatchedCollector:
         rank = rng.random((count, n)).argsort(1).argsort(1)  # a random permutation's position of each seat
         seated = rank < learners[:, None]
         controllers = np.where(seated | (opponent == LEARNER)[:, None], LEARNER, opponent[:, None])
-        return _Plan(torch.from_numpy(controllers).to(self.device), kinds.tolist())
+        used = frozenset(int(x) for x in np.unique(opponent) if x != LEARNER)
+        return _Plan(torch.from_numpy(controllers).to(self.device), kinds.tolist(), used)
 
     def _extend(self, plan: _Plan, count: int) -> _Plan:
         more = self._draw(count)
-        return _Plan(torch.cat([plan.controllers, more.controllers]), plan.kinds + more.kinds)
+        return _Plan(
+            torch.cat([plan.controllers, more.controllers]), plan.kinds + more.kinds, plan.opponents | more.opponents
+        )
 
     # ------------------------------------------------------------ networks
     def _on_device(self, controller: int) -> PolicyNet:
@@ -253,8 +257,9 @@ class _Run:
         self.groups = self._groups()
 
     def _groups(self) -> list[int]:
-        """Controllers that can act this rollout: the learner, the pool's snapshots, the bots."""
-        return [LEARNER, *(s.id for s in self.c.pool.snapshots), *(FIRST_BOT - i for i in range(len(self.c.bots)))]
+        """Controllers that can act: the learner and the opponents of the episodes drawn
+        so far (snapshots by id, then bots), so that absent ones cost nothing."""
+        return [LEARNER, *sorted(self.plan.opponents, reverse=True)]
 
     # -------------------------------------------------------------- room
     def _grow(self, capacity: int) -> None:
@@ -293,6 +298,7 @@ class _Run:
 
     def _more_episodes(self, count: int) -> None:
         self.plan = self.c._extend(self.plan, count)
+        self.groups = self._groups()
         self.ep_reward = torch.cat([self.ep_reward[:-1], self.ep_reward.new_zeros(count + 1, self.p)])
         self.ep_finish = torch.cat([self.ep_finish[:-1], self.ep_finish.new_full((count + 1,), -1)])
         self.ep_length = torch.cat([self.ep_length[:-1], self.ep_length.new_zeros(count + 1)])
