@@ -258,6 +258,7 @@ def engine_config(args: argparse.Namespace, engine: str, mix: dict[str, float], 
         f"rollout.tables={tables}",
         f"rollout.decisions={args.decisions}",
         f"rollout.engine={engine}",
+        f"train.device={args.device if engine == 'batched' else 'cpu'}",
         "rollout.mix={" + ", ".join(f'"{k}" = {w}' for k, w in mix.items()) + "}",
     ]
     return load_config(None, overrides)
@@ -323,7 +324,10 @@ def _split(collector: Any, seconds: float, forward: float, snapshots: float) -> 
 def compare_engines(args: argparse.Namespace, layout: Layout) -> None:
     """The scalar and the batched collectors side by side (module docstring)."""
     mix, label = engine_mix()
-    print(f"\nengines: {label}; {args.decisions} learner decisions per rollout; PPO update on one thread")
+    print(
+        f"\nengines: {label}; {args.decisions} learner decisions per rollout; batched tables on {args.device}; "
+        "PPO update on the CPU, one thread"
+    )
     print(
         "| engine | tables | decisions per rollout | collection | end to end | update alone | env s | opponents s "
         "| policy s | update s |"
@@ -366,6 +370,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--batched-tables", type=int, nargs="+", default=[1024, 4096], help="tables of the batched collector"
     )
     parser.add_argument("--only-engines", action="store_true", help="only the scalar vs batched rows")
+    parser.add_argument("--device", default="cpu", help="train.device of the batched collector (cpu, cuda, auto)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.bot_fraction <= 1.0:
         parser.error(f"--bot-fraction must be between 0 and 1, got {args.bot_fraction}")
