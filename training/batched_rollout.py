@@ -52,8 +52,8 @@ from agents.batched import load_batched
 from agents.nets import MASKED_LOGIT, PolicyNet
 from envs.batched import make as make_batch
 from envs.batched.spec import NoBatchedFormError
-from training.batched_gae import sequence_gae, signal
-from training.episodes import CARDS, Batch
+from training.batched_episodes import privileged_rows, sequence_gae, sequence_rewards, signal
+from training.episodes import Batch
 from training.pool import OpponentPool
 from training.rollout import FIRST_BOT, LEARNER, POOL, SELF, VALUE_CHUNK, RolloutStats, TableKind
 
@@ -477,39 +477,6 @@ def sample(logits: torch.Tensor, mask: torch.Tensor, generator: torch.Generator)
     logp = torch.log_softmax(torch.where(mask, logits, torch.full_like(logits, MASKED_LOGIT)), dim=-1)
     actions = torch.multinomial(logp.exp(), 1, generator=generator).squeeze(-1)
     return actions, logp.gather(-1, actions.unsqueeze(-1)).squeeze(-1)
-
-
-def sequence_rewards(
-    seq: torch.Tensor, final: torch.Tensor, chips: torch.Tensor | None, per_step: bool
-) -> torch.Tensor:
-    """Unscaled rewards (float64) of rows sorted by sequence: the final reward at each
-    sequence's last row (:meth:`training.episodes.Trajectory.close`), or with
-    ``per_step`` the chip changes of :func:`training.episodes.step_rewards`."""
-    last = torch.ones_like(seq, dtype=torch.bool)
-    last[:-1] = seq[1:] != seq[:-1]
-    first = torch.ones_like(last)
-    first[1:] = seq[1:] != seq[:-1]
-    if not per_step:
-        return torch.where(last, final, torch.zeros_like(final))
-    assert chips is not None
-    following = torch.cat([chips[1:], chips[-1:]])
-    rewards = torch.where(last, final - chips, following - chips)
-    return rewards + torch.where(first, chips, torch.zeros_like(chips))
-
-
-def privileged_rows(cards: torch.Tensor, folded: torch.Tensor, seat: torch.Tensor) -> torch.Tensor:
-    """:func:`training.episodes.privileged_cards` for rows of a batch's state: ``cards``
-    ``[R, P, C]`` (-1 empty), ``folded`` ``[R, P]``, ``seat`` ``[R]`` -> ``[R, (P-1) * 52]``."""
-    r, p, slots = cards.shape
-    others = (seat.unsqueeze(1) + torch.arange(1, p, device=seat.device)) % p  # next seat first
-    held = cards.gather(1, others.unsqueeze(2).expand(-1, -1, slots))
-    valid = (held >= 0) & ~folded.gather(1, others).unsqueeze(2)
-    offset = (torch.arange(p - 1, device=seat.device) * CARDS).view(1, -1, 1)
-    spare = (p - 1) * CARDS
-    index = torch.where(valid, held + offset, torch.full_like(held, spare)).reshape(r, -1)
-    out = torch.zeros(r, spare + 1, device=seat.device)
-    out.scatter_(1, index, 1.0)
-    return out[:, :spare]
 
 
 def has_candidates(batch: TableBatch) -> bool:

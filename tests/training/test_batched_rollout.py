@@ -21,8 +21,8 @@ import envs.batched
 from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.engine.actions import BRING_IN, CHECK_CALL
-from training.batched_gae import sequence_gae, signal
-from training.batched_rollout import BatchedCollector, privileged_rows, sequence_rewards
+from training.batched_episodes import privileged_rows, sequence_gae, sequence_rewards, signal
+from training.batched_rollout import BatchedCollector
 from training.episodes import gae, privileged_cards, step_rewards, training_signal
 from training.pool import OpponentPool
 from training.rollout import FIRST_BOT, LEARNER, Collector, TableKind

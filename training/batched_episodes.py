@@ -1,4 +1,5 @@
-"""GAE and the training signal on tensors, vectorised over many decision sequences.
+"""What the batched collector records, on tensors: the privileged critic input, each
+sequence's rewards, the training signal and GAE, vectorised over many sequences.
 
 The batched collector stores every learner decision of a rollout in one flat tensor,
 sorted by *sequence* (one learner seat in one episode, its decisions in order). These
@@ -12,9 +13,9 @@ from __future__ import annotations
 
 import torch
 
-from training.episodes import SIGNAL_KNEE
+from training.episodes import CARDS, SIGNAL_KNEE
 
-__all__ = ["sequence_gae", "signal"]
+__all__ = ["privileged_rows", "sequence_gae", "sequence_rewards", "signal"]
 
 
 def signal(scaled: torch.Tensor, knee: float = SIGNAL_KNEE) -> torch.Tensor:
@@ -55,3 +56,36 @@ def sequence_gae(
         adv[:, t] = last
     advantages = adv[row_of, pos]
     return advantages, advantages + values.float()
+
+
+def sequence_rewards(
+    seq: torch.Tensor, final: torch.Tensor, chips: torch.Tensor | None, per_step: bool
+) -> torch.Tensor:
+    """Unscaled rewards (float64) of rows sorted by sequence: the final reward at each
+    sequence's last row (:meth:`training.episodes.Trajectory.close`), or with
+    ``per_step`` the chip changes of :func:`training.episodes.step_rewards`."""
+    last = torch.ones_like(seq, dtype=torch.bool)
+    last[:-1] = seq[1:] != seq[:-1]
+    first = torch.ones_like(last)
+    first[1:] = seq[1:] != seq[:-1]
+    if not per_step:
+        return torch.where(last, final, torch.zeros_like(final))
+    assert chips is not None
+    following = torch.cat([chips[1:], chips[-1:]])
+    rewards = torch.where(last, final - chips, following - chips)
+    return rewards + torch.where(first, chips, torch.zeros_like(chips))
+
+
+def privileged_rows(cards: torch.Tensor, folded: torch.Tensor, seat: torch.Tensor) -> torch.Tensor:
+    """:func:`training.episodes.privileged_cards` for rows of a batch's state: ``cards``
+    ``[R, P, C]`` (-1 empty), ``folded`` ``[R, P]``, ``seat`` ``[R]`` -> ``[R, (P-1) * 52]``."""
+    r, p, slots = cards.shape
+    others = (seat.unsqueeze(1) + torch.arange(1, p, device=seat.device)) % p  # next seat first
+    held = cards.gather(1, others.unsqueeze(2).expand(-1, -1, slots))
+    valid = (held >= 0) & ~folded.gather(1, others).unsqueeze(2)
+    offset = (torch.arange(p - 1, device=seat.device) * CARDS).view(1, -1, 1)
+    spare = (p - 1) * CARDS
+    index = torch.where(valid, held + offset, torch.full_like(held, spare)).reshape(r, -1)
+    out = torch.zeros(r, spare + 1, device=seat.device)
+    out.scatter_(1, index, 1.0)
+    return out[:, :spare]
