@@ -17,7 +17,10 @@ What is the same as the scalar collector (its module docstring is the reference)
   table starts a new episode and the episodes in play finish; every rollout starts
   from fresh deals, so the generators are all there is to save (exact resume);
 * the privileged critic input (:func:`training.episodes.privileged_cards`' layout),
-  read from the batch's state.
+  read from the batch's state;
+* candidate features for candidate-scoring networks at declarations and Cowpie splits,
+  and Cowpie's split regret: computed on the host for the few decisions that need
+  them, from the scalar engine replaying the hand (:mod:`training.batched_candidates`).
 
 How it runs: one :class:`~envs.batched.table.TableBatch` with ``auto_reset`` and a
 random button per hand; per step one masked forward pass per controller group (the
@@ -25,7 +28,8 @@ learner, each pool snapshot in use; a frozen network's rows in one pass) and one
 ``act`` call per batched bot, the actions combined with ``torch.where`` and one
 ``batch.step(actions, active=live)``. Learner decisions go into preallocated device
 tensors (row positions computed on the device; rows of other tables go to a spare
-row), so nothing is copied to the host per step. The episode assignments (kind,
+row), so nothing is copied to the host per step (but the rows that need candidate
+features, where the variant has any). The episode assignments (kind,
 opponent, learner seats) are drawn on the host in blocks before they are needed and
 moved to the device once per block. The host looks at the device only every
 ``check_every`` steps (one scalar read: the stop rule, the buffers' room), which is
@@ -33,9 +37,8 @@ every step on the CPU (where it costs nothing) and every 16 on a GPU.
 
 Differences, by design: the weighted pool rule samples from the snapshot scores as
 they stand at the start of the rollout (the scores are updated in finish order at its
-end, to the same values); Cowpie's ``actions/split_regret`` is not logged; networks
-that score candidates (``model.candidates`` with declarations or Cowpie splits) are
-refused: their Monte Carlo candidate features have no batched form yet.
+end, to the same values); the deals are the batched engine's (counter-based), so the
+two collectors play other hands, alike in distribution.
 """
 
 from __future__ import annotations
@@ -49,9 +52,12 @@ import numpy as np
 import torch
 
 from agents.batched import load_batched
+from agents.candidates import FEATURES
 from agents.nets import MASKED_LOGIT, PolicyNet
 from envs.batched import make as make_batch
 from envs.batched.spec import NoBatchedFormError
+from envs.engine.actions import SPLIT_BASE
+from training.batched_candidates import HostCandidates, split_regrets, split_rows
 from training.batched_episodes import privileged_rows, sequence_gae, sequence_rewards, signal
 from training.episodes import Batch
 from training.pool import OpponentPool
@@ -63,6 +69,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BatchedCollector", "batched_collector_for", "resolve_device"]
 
+RECORD_LIMIT = 256  # decisions kept per hand: the host replays a hand for its candidate features
 GPU_CHECK_EVERY = 16  # steps between host reads on a device where a read stalls the queue
 
 
@@ -105,6 +112,7 @@ class BatchedCollector:
         lam: float,
         reward_scale: float = 1.0,
         step_rewards: bool = False,
+        candidate_samples: int = 64,
         rng: np.random.Generator,
         generator: torch.Generator,
         device: str | torch.device = "cpu",
@@ -122,15 +130,16 @@ class BatchedCollector:
             num_players,
             self.device,
             check_actions=False,
-            record_limit=1,
+            record_limit=RECORD_LIMIT,
             sync_free=sync_free,
             **options,
         )
-        if net.candidates is not None and has_candidates(self.batch):
-            raise ValueError(
-                f"the batched collector has no candidate features ({variant}'s declarations or Cowpie splits): "
-                "set model.candidates = false, or rollout.engine = 'scalar'"
-            )
+        slots = net.candidates
+        self.slots = slots
+        self.host = (
+            HostCandidates(self.batch, slots, candidate_samples) if slots and has_candidates(self.batch) else None
+        )
+        self.track_splits = self.batch.num_actions > SPLIT_BASE  # Cowpie's split regret (statistics)
         self.kinds = kinds
         self.weights = np.array([k.weight for k in kinds]) / sum(k.weight for k in kinds)
         self.bot_names = [k.name for k in kinds if k.name not in (SELF, POOL)]
@@ -211,6 +220,9 @@ class BatchedCollector:
         self.timing = dict.fromkeys(("env", "opponents", "policy", "values"), 0.0)
         for bot in self.bots:  # reseeded from our generator: resuming needs no bot state
             bot.seed(int(self.rng.integers(2**31 - 1)))
+        feature_seed = int(self.rng.integers(2**63 - 1))  # the candidate features' Monte Carlo, as the scalar one
+        if self.host is not None:
+            self.host.rng = np.random.default_rng(feature_seed)
         deal_seed = int(self.rng.integers(2**62))
         sample_seed = int(torch.randint(2**62, (1,), generator=self.generator))
         generator = self.generator if self.device.type == "cpu" else torch.Generator(self.device)
@@ -251,6 +263,7 @@ class _Run:
         self.ep_finish = torch.full((len(self.plan.kinds) + 1,), -1, dtype=torch.int64, device=dev)
         self.ep_length = torch.zeros(len(self.plan.kinds) + 1, dtype=torch.int64, device=dev)
         self.steps = 0
+        self.split_regret: list[float] = []
         self.capacity = 0
         self.rows: dict[str, torch.Tensor] = {}
         self._grow(min_decisions + room)
@@ -276,6 +289,8 @@ class _Run:
             shapes["priv"] = ((c.privileged,), torch.float32)
         if c.step_rewards:
             shapes["chips"] = ((), torch.float64)
+        if c.slots is not None:
+            shapes["cands"] = ((c.slots[1] - c.slots[0], FEATURES), torch.float32)
         for name, (shape, dtype) in shapes.items():
             fresh = torch.zeros(capacity + 1, *shape, dtype=dtype, device=self.dev)
             if name in self.rows:
@@ -347,15 +362,44 @@ class _Run:
             if len(index) == 0:
                 return actions
         obs, mask = out.observation[index], out.action_mask[index]
+        cands = self._candidates(net, rows, index, mask, seat)
         with torch.inference_mode():
-            chosen, logp = sample(net.logits(obs), mask | ~rows[index].unsqueeze(1), self.generator)
+            logits = net.logits(obs) if cands is None else net.logits(obs, cands)
+            chosen, logp = sample(logits, mask | ~rows[index].unsqueeze(1), self.generator)
         acted = torch.zeros_like(actions).index_copy(0, index, chosen)
         actions = torch.where(rows, acted, actions)
         key = "policy" if controller == LEARNER else "opponents"
         c.timing[key] += time.perf_counter() - tick
         if controller == LEARNER:
-            self._store(rows, index, obs, mask, chosen, logp, seat)
+            self._store(rows, index, obs, mask, chosen, logp, seat, cands)
+            if c.track_splits:
+                self._split_regrets(rows, index, mask, chosen, seat)
         return actions
+
+    def _candidates(
+        self, net: PolicyNet, rows: torch.Tensor, index: torch.Tensor, mask: torch.Tensor, seat: torch.Tensor
+    ) -> torch.Tensor | None:
+        """Candidate rows ``[len(index), slots, FEATURES]`` where a candidate decision is
+        in ``rows`` (zeros elsewhere; computed on the host), or None where none is."""
+        host = self.c.host
+        if host is None or net.candidates is None:
+            return None
+        need = (rows[index] & host.needed(mask)).nonzero().squeeze(1)  # positions in index
+        if len(need) == 0:
+            return None
+        lo, hi = host.slots
+        feats = host.rows(index[need].tolist(), seat[index[need]].tolist())
+        out = torch.zeros(len(index), hi - lo, FEATURES, device=self.dev)
+        out[need] = torch.from_numpy(feats).to(self.dev)
+        return out
+
+    def _split_regrets(
+        self, rows: torch.Tensor, index: torch.Tensor, mask: torch.Tensor, chosen: torch.Tensor, seat: torch.Tensor
+    ) -> None:
+        at = (rows[index] & split_rows(mask)).nonzero().squeeze(1)
+        if len(at):
+            tables = index[at].tolist()
+            self.split_regret += split_regrets(self.c.batch, tables, seat[index[at]].tolist(), chosen[at].tolist())
 
     def _store(
         self,
@@ -366,6 +410,7 @@ class _Run:
         chosen: torch.Tensor,
         logp: torch.Tensor,
         seat: torch.Tensor,
+        cands: torch.Tensor | None,
     ) -> None:
         """Write the learner's decisions at the next free rows (others to the spare row)."""
         mine = rows[index]
@@ -377,6 +422,8 @@ class _Run:
         r["actions"].index_copy_(0, pos, chosen)
         r["logps"].index_copy_(0, pos, logp.float())
         r["seq"].index_copy_(0, pos, self.episode[index] * self.p + seat[index])
+        if "cands" in r and cands is not None:  # rows without candidates stay zero, as in the scalar batch
+            r["cands"].index_copy_(0, pos, cands)
         state = self.c.batch.state
         if "priv" in r:
             r["priv"].index_copy_(0, pos, privileged_rows(state.cards[index], state.folded[index], seat[index]))
@@ -410,6 +457,7 @@ class _Run:
         """The rollout's statistics; the pool's scores updated in finish order."""
         c = self.c
         stats = RolloutStats(decisions=int(self.decisions), learner_decisions=int(self.collected))
+        stats.split_regret = list(self.split_regret)
         finish = self.ep_finish[:-1].cpu().numpy()
         episodes = np.flatnonzero(finish >= 0)
         episodes = episodes[np.argsort(finish[episodes], kind="stable")]
@@ -466,7 +514,7 @@ class _Run:
             values=value.cpu().numpy(),
             advantages=advantages.cpu().numpy(),
             returns=returns.cpu().numpy(),
-            cands=None,
+            cands=host.get("cands"),
             priv=host.get("priv"),
         )
 
@@ -486,7 +534,7 @@ def has_candidates(batch: TableBatch) -> bool:
 
 def check_batched(config: Config) -> None:
     """A :class:`~training.config.ConfigError` when ``rollout.engine = "batched"`` cannot
-    play this config: the table, a bot of the mix, candidate features, Ray."""
+    play this config: the table, a bot of the mix, the device, Ray."""
     from training.config import ConfigError
 
     env, rollout = config.env, config.rollout
@@ -515,11 +563,6 @@ def check_batched(config: Config) -> None:
             ) from None
         except ValueError as err:  # NoBatchedBotError, or a bad style
             raise ConfigError(f"rollout.mix: {err}") from None
-    if config.model.candidates and has_candidates(batch):
-        raise ConfigError(
-            f'rollout.engine = "batched" has no candidate features for {env.variant} (declarations, Cowpie '
-            f"splits): set model.candidates = false, or {change}"
-        )
 
 
 def batched_collector_for(
@@ -540,6 +583,7 @@ def batched_collector_for(
         lam=ppo.gae_lambda,
         reward_scale=ppo.reward_scale,
         step_rewards=rollout.step_rewards,
+        candidate_samples=rollout.candidate_samples,
         rng=rng,
         generator=generator,
         device=resolve_device(config.train.device),

@@ -17,10 +17,13 @@ import pytest
 import torch
 from torch import nn
 
+import envs
 import envs.batched
+from agents.candidates import FEATURES, candidate_features, candidate_slots
 from agents.nets import PolicyNet
 from agents.neural import Layout
-from envs.engine.actions import BRING_IN, CHECK_CALL
+from envs.engine.actions import BRING_IN, CHECK_CALL, DRAW_BASE, SPLIT_BASE
+from training.batched_candidates import HostCandidates
 from training.batched_episodes import privileged_rows, sequence_gae, sequence_rewards, signal
 from training.batched_rollout import BatchedCollector
 from training.episodes import gae, privileged_cards, step_rewards, training_signal
@@ -235,11 +238,50 @@ def test_the_mix_draws_table_kinds_by_weight_and_seats_uniformly() -> None:
     assert np.allclose(seat_share, seat_share.mean(), atol=0.03)  # every seat alike
 
 
-def test_candidate_networks_are_refused_where_the_table_has_candidate_decisions() -> None:
+@pytest.mark.parametrize(("variant", "n"), [("cowpie", 2), ("stud_hilo_declare", 3)])
+def test_host_candidate_rows_equal_those_of_the_scalar_env(variant: str, n: int) -> None:
+    """At every split or declaration of random play, the rows built from the replayed
+    hand equal candidate_features of the scalar env's own public view (same generator)."""
+    batch = envs.batched.make(variant, 6, n)
+    slots = candidate_slots(batch.num_actions)
+    assert slots is not None
+    host = HostCandidates(batch, slots, samples=16)
+    out = batch.reset(seed=3)
+    scalars = [envs.make_raw(variant, n) for _ in range(6)]
+    gen = torch.Generator().manual_seed(2)
+    compared = 0
+    for _ in range(60):
+        for i, env in enumerate(scalars):
+            if env.state is None or env.state.is_over:
+                env.reset(options={"deck": batch.state.deck[i].tolist(), "button": int(batch.state.button[i])})
+        need = host.needed(out.action_mask).nonzero().squeeze(1).tolist()
+        for i in need:
+            seat = int(out.seat[i])
+            host.rng = np.random.default_rng(i)
+            got = host.rows([i], [seat])[0]
+            want = candidate_features(scalars[i].public_view(f"player_{seat}"), slots, np.random.default_rng(i), 16)
+            assert np.array_equal(got, want), (variant, i)
+            compared += 1
+        actions = torch.multinomial(out.action_mask.float(), 1, generator=gen).squeeze(1)
+        for i, env in enumerate(scalars):
+            env.step(int(actions[i]))
+        out = batch.step(actions)
+    assert compared >= 6
+
+
+def test_candidate_networks_get_their_rows_in_the_batch_and_cowpie_logs_split_regret() -> None:
     layout = Layout.build("cowpie", 2, {})
-    net = PolicyNet(layout.obs_size, len(layout.action_names), [8], candidates=(4, len(layout.action_names)))
-    with pytest.raises(ValueError, match=r"model\.candidates = false"):
-        batched(net, 2, {"self": 1.0}, variant="cowpie")
+    torch.manual_seed(0)
+    net = PolicyNet(
+        layout.obs_size, len(layout.action_names), [8], candidates=candidate_slots(len(layout.action_names))
+    )
+    c = batched(net, 2, {"self": 1.0}, variant="cowpie", candidate_samples=8)
+    batch, stats = c.collect(40)
+    assert batch.cands is not None and batch.cands.shape == (len(batch), 24, FEATURES)
+    splits = batch.masks[:, SPLIT_BASE:DRAW_BASE].any(1)
+    assert splits.any() and (np.abs(batch.cands[splits]).sum((1, 2)) > 0).all()
+    assert (batch.cands[~splits] == 0).all()
+    assert len(stats.split_regret) == int(splits.sum()) and min(stats.split_regret) >= 0
 
 
 # ----------------------------------------------------------- against scalar
