@@ -178,9 +178,11 @@ def evaluate(
     modes: Sequence[str],
     tables: int = 1024,
     device: str | torch.device = "cpu",
+    scalar_tables: int = 64,
 ) -> dict[str, Stat]:
     """:func:`training.metrics.evaluate` with every match the batched engine covers
-    played on it (``opponents``: spec -> the loaded scalar bot, for the others)."""
+    played on it (``opponents``: spec -> the loaded scalar bot, for the others, played
+    ``scalar_tables`` at a time as the scalar evaluation plays them)."""
     results: dict[str, Stat] = {}
     for spec, bot in opponents.items():
         on_batch = covered(net, layout, spec)
@@ -191,6 +193,6 @@ def evaluate(
                     net, layout, spec, deals=deals, seed=seed, greedy=greedy, tables=tables, device=device
                 )
             else:
-                match = duplicate_match(net, layout, bot, deals=deals, seed=seed, greedy=greedy)
+                match = duplicate_match(net, layout, bot, deals=deals, seed=seed, greedy=greedy, tables=scalar_tables)
             results[f"{spec}/{mode}"] = match.stat
     return results

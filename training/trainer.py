@@ -323,7 +323,15 @@ class Trainer:
         if cfg.rollout.engine == "batched":
             device = resolve_device(cfg.train.device)
             tables = max(cfg.eval.tables, BATCHED_EVAL_TABLES)
-            return batched_evaluate(self.net, self.layout, self.eval_bots, tables=tables, device=device, **settings)
+            return batched_evaluate(
+                self.net,
+                self.layout,
+                self.eval_bots,
+                tables=tables,
+                device=device,
+                scalar_tables=cfg.eval.tables,
+                **settings,
+            )
         return evaluate(self.net, self.layout, self.eval_bots, tables=cfg.eval.tables, **settings)
 
     def _check_finite(self, update: int) -> None:
