@@ -13,7 +13,15 @@ Prints, for one table setup (default: two-player stud, the default network):
 * the same tables driven by uniformly random actions through the same env calls (the
   ceiling that the env sets);
 * the PPO update: training decisions processed per second (decisions x epochs / time)
-  with 1 and 2 torch threads.
+  with 1 and 2 torch threads;
+* the engines side by side (``--only-engines`` for these rows alone): the scalar
+  collector (``training.rollout``, ``--tables`` tables) and the batched one
+  (``training.batched_rollout``, ``--batched-tables`` tables) with the same network,
+  the same default table mix (``training.config.DEFAULT_MIX``; without the heuristic
+  tables while ``agents.heuristic.batched`` is not installed, which the table says) and
+  the same pool: learner decisions per second of collection and end to end
+  (collection plus the default PPO update of that rollout, one thread), and the time
+  split (env, opponents, policy forward, update).
 
 Each figure is the median of ``--repeats`` rollouts (or updates) after a warm-up.
 Rates are per second of wall-clock time, and also per second of this process's CPU
@@ -21,6 +29,7 @@ time (``time.process_time``), which stays meaningful on a machine shared with ot
 jobs. Threads are capped at one (OMP/MKL/OpenBLAS and torch).
 
 Usage: ``python benchmarks/bench_train.py [--variant stud --players 2 --tables 64]``;
+the engines: ``python benchmarks/bench_train.py --only-engines --repeats 3``;
 the heuristic-opponent target of issue 16:
 ``python benchmarks/bench_train.py --bot-fraction 0.5 --bots heuristic --only-bots``.
 """
@@ -50,9 +59,11 @@ from agents.loading import load
 from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.registry import make_raw
+from training.batched_rollout import BatchedCollector, batched_collector_for
+from training.config import DEFAULT_MIX, Config, load_config
 from training.pool import OpponentPool
 from training.ppo import PPOSettings, ppo_update
-from training.rollout import Batch, Collector
+from training.rollout import Batch, Collector, collector_for
 
 
 def random_play(variant: str, n: int, tables: int, decisions: int) -> float:
@@ -191,6 +202,157 @@ def print_rates(label: str, rates: Rates, bots: bool) -> None:
         print(f"| collection, {label}: views per bot act_batch call | {rates.bot_batch:.1f} |")
 
 
+# ------------------------------------------------------------------ engines
+def engine_mix() -> tuple[dict[str, float], str]:
+    """The default mix, without the heuristic tables where their batched form is missing."""
+    try:
+        import agents.heuristic.batched  # noqa: F401
+    except ImportError:
+        mix = {k: w for k, w in DEFAULT_MIX.items() if not k.startswith("heuristic")}
+        return mix, "default mix without the heuristic tables (agents.heuristic.batched is not installed)"
+    return dict(DEFAULT_MIX), "default mix (heuristic tables included)"
+
+
+class TimedForward:
+    """Counts the seconds spent in a network's ``logits`` and ``values`` (the scalar
+    collector's forward passes: acting, and the values after the rollout)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def wrap(self, net: PolicyNet) -> PolicyNet:
+        if getattr(net, "_timed", False):
+            return net
+        for name in ("logits", "values"):
+            setattr(net, name, self._timed(getattr(net, name)))
+        net._timed = True  # type: ignore[attr-defined]
+        return net
+
+    def _timed(self, inner: Any) -> Any:
+        def call(*args: Any) -> torch.Tensor:
+            start = time.perf_counter()
+            try:
+                return inner(*args)  # type: ignore[no-any-return]
+            finally:
+                self.seconds += time.perf_counter() - start
+
+        return call
+
+
+@dataclass(frozen=True)
+class EngineRow:
+    """Median figures of one engine: rates (learner decisions per second) and seconds per rollout."""
+
+    collect_rate: float
+    end_to_end_rate: float
+    update_rate: float  # the update alone: the end-to-end bound
+    rows: float  # learner decisions per rollout (episodes in play finish: more than asked)
+    split: dict[str, float]  # env, opponents, policy, update: seconds per rollout
+
+
+def engine_config(args: argparse.Namespace, engine: str, mix: dict[str, float], tables: int) -> Config:
+    overrides = [
+        f"env.variant={args.variant}",
+        f"env.num_players={args.players}",
+        f"model.hidden={args.hidden}",
+        f"rollout.tables={tables}",
+        f"rollout.decisions={args.decisions}",
+        f"rollout.engine={engine}",
+        f"train.device={args.device if engine == 'batched' else 'cpu'}",
+        "rollout.mix={" + ", ".join(f'"{k}" = {w}' for k, w in mix.items()) + "}",
+    ]
+    return load_config(None, overrides)
+
+
+def measure_engine(config: Config, layout: Layout, repeats: int) -> EngineRow:
+    """Collect ``repeats`` rollouts (after a warm-up) and update on each; medians."""
+    torch.manual_seed(0)
+    net = PolicyNet(
+        layout.obs_size, len(layout.action_names), config.model.hidden, card_groups=layout.card_groups(),
+        privileged=52 * (layout.num_players - 1),
+    )  # fmt: skip
+    pool = OpponentPool(lambda: PolicyNet.from_arch(net.arch()), capacity=4)
+    for update in range(3):
+        pool.add(net, update)
+    rng, generator = np.random.default_rng(0), torch.Generator().manual_seed(0)
+    forward, snapshots = TimedForward(), TimedForward()
+    if config.rollout.engine == "batched":
+        collector: Any = batched_collector_for(config, net, pool, rng=rng, generator=generator)
+    else:
+        collector = collector_for(config, net, pool, rng=rng, generator=generator)
+        collector.bots = [(name, TimedBot(bot)) for name, bot in collector.bots]
+        forward.wrap(net)
+        original = pool.net
+        pool.net = lambda i: snapshots.wrap(original(i))  # type: ignore[method-assign]
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-5, eps=1e-5)
+    update_rng = np.random.default_rng(0)
+    collector.collect(config.rollout.decisions // 4)  # warm-up
+    rows = []
+    for _ in tqdm(range(repeats), desc=config.rollout.engine, leave=False):
+        forward.seconds = snapshots.seconds = 0.0
+        for _, bot in getattr(collector, "bots", []) if config.rollout.engine == "scalar" else []:
+            bot.seconds = 0.0
+        batch, stats = collector.collect(config.rollout.decisions)
+        start = time.perf_counter()
+        ppo_update(net, optimizer, batch, config.ppo, update_rng)
+        update = time.perf_counter() - start
+        rows.append((stats, update, _split(collector, stats.seconds, forward.seconds, snapshots.seconds)))
+    med = statistics.median
+    return EngineRow(
+        collect_rate=med(s.learner_decisions / s.seconds for s, _, _ in rows),
+        end_to_end_rate=med(s.learner_decisions / (s.seconds + u) for s, u, _ in rows),
+        update_rate=med(s.learner_decisions / u for s, u, _ in rows),
+        rows=med(s.learner_decisions for s, _, _ in rows),
+        split={
+            **{k: med(split[k] for _, _, split in rows) for k in ("env", "opponents", "policy")},
+            "update": med(u for _, u, _ in rows),
+        },
+    )
+
+
+def _split(collector: Any, seconds: float, forward: float, snapshots: float) -> dict[str, float]:
+    """Seconds of one rollout in the env (with the collector's bookkeeping), the
+    opponents (bots and pool snapshots) and the learner's forward passes (acting and values)."""
+    if isinstance(collector, BatchedCollector):
+        t = collector.timing
+        policy = t["policy"] + t["values"]
+        return {"env": seconds - t["opponents"] - policy, "opponents": t["opponents"], "policy": policy}
+    opponents = snapshots + sum(bot.seconds for _, bot in collector.bots)  # bots: CPU seconds inside act_batch
+    return {"env": seconds - opponents - forward, "opponents": opponents, "policy": forward}
+
+
+def compare_engines(args: argparse.Namespace, layout: Layout) -> None:
+    """The scalar and the batched collectors side by side (module docstring)."""
+    mix, label = engine_mix()
+    print(
+        f"\nengines: {label}; {args.decisions} learner decisions per rollout; batched tables on {args.device}; "
+        "PPO update on the CPU, one thread"
+    )
+    print(
+        "| engine | tables | decisions per rollout | collection | end to end | update alone | env s | opponents s "
+        "| policy s | update s |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    runs = [("scalar", args.tables)] + [("batched", t) for t in args.batched_tables]
+    rows = []
+    for engine, tables in runs:
+        config = engine_config(args, engine, mix, tables)
+        row = measure_engine(config, layout, args.repeats)
+        rows.append(row)
+        s = row.split
+        print(
+            f"| {engine} | {tables} | {row.rows:,.0f} | {row.collect_rate:,.0f} | {row.end_to_end_rate:,.0f} | "
+            f"{row.update_rate:,.0f} | {s['env']:.2f} | {s['opponents']:.2f} | {s['policy']:.2f} | {s['update']:.2f} |"
+        )
+    scalar = rows[0]
+    for (_, tables), row in zip(runs[1:], rows[1:], strict=True):
+        print(
+            f"| batched {tables} / scalar | | | {row.collect_rate / scalar.collect_rate:.1f}x | "
+            f"{row.end_to_end_rate / scalar.end_to_end_rate:.1f}x | | | | | |"
+        )
+    print("(rates: learner decisions per second; update alone: the end-to-end bound with instant collection)")
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -204,6 +366,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--bot-fraction", type=float, default=0.0, help="share of episodes at bot tables (0..1)")
     parser.add_argument("--only-bots", action="store_true", help="only the bot mode: skip the other rows")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
+    parser.add_argument(
+        "--batched-tables", type=int, nargs="+", default=[1024, 4096], help="tables of the batched collector"
+    )
+    parser.add_argument("--only-engines", action="store_true", help="only the scalar vs batched rows")
+    parser.add_argument("--device", default="cpu", help="train.device of the batched collector (cpu, cuda, auto)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.bot_fraction <= 1.0:
         parser.error(f"--bot-fraction must be between 0 and 1, got {args.bot_fraction}")
@@ -222,6 +389,9 @@ def main(argv: list[str] | None = None) -> None:
     net = PolicyNet(layout.obs_size, len(layout.action_names), args.hidden, card_groups=layout.card_groups())
     torch.set_num_threads(1)
     print(f"{layout.describe()}; {args.tables} tables; network {args.hidden} x 2 torsos + card features")
+    if args.only_engines:
+        compare_engines(args, layout)
+        return
     print("| what | decisions per second |\n|---|---:|")
     batch = None
     if not args.only_bots:
@@ -245,6 +415,8 @@ def main(argv: list[str] | None = None) -> None:
         rate, seconds = update_rate(net, batch, threads, args.repeats)
         label = f"PPO update ({PPOSettings().epochs} epochs), {threads} thread(s): {seconds:.2f} s per update"
         print(f"| {label} | {rate:,.0f} |")
+    torch.set_num_threads(1)
+    compare_engines(args, layout)
 
 
 if __name__ == "__main__":

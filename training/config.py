@@ -45,6 +45,8 @@ DEFAULT_MIX = {
 }
 TABLE_KINDS = ("self", "pool")
 ROLLOUT_BACKENDS = ("local", "ray")  # training.collectors
+ROLLOUT_ENGINES = ("scalar", "batched")  # training.rollout, training.batched_rollout
+DEVICES = ("cpu", "cuda", "auto")
 EVAL_MODES = ("greedy", "sampled")
 # settings that were replaced: what to write instead
 REPLACED = {
@@ -57,6 +59,7 @@ REPLACED = {
 
 MAX_SEED = 2**63 - 1  # the largest TOML integer; numpy's SeedSequence refuses negative seeds
 MAX_TABLES = 4096
+MAX_BATCHED_TABLES = 1 << 18  # batched tables are rows of tensors, not live envs
 MAX_DECISIONS = 1 << 20
 MAX_WORKERS = 1024  # Ray actors of rollout.backend = "ray"
 MAX_WIDTH = 8192
@@ -110,6 +113,9 @@ class TrainSection:
     """torch CPU threads for the PPO update (collection and evaluation always use one)."""
     progress: bool = True
     """Show a tqdm progress bar with the key figures."""
+    device: str = "cpu"
+    """Where rollout.engine = "batched" plays its tables and runs the rollout's networks: "cpu", "cuda" (or
+    "cuda:<n>") or "auto" (cuda when torch sees one). The PPO update and the scalar engine run on the CPU."""
 
 
 @dataclass
@@ -149,8 +155,8 @@ class RolloutSection:
     """Data collection (training.rollout.Collector): how many tables, and who sits at them."""
 
     tables: int = 64
-    """Tables stepped together in one process; also the batch size of policy inference (at most 4096: every table is
-    a live env held in this one process)."""
+    """Tables stepped together in one process; also the batch size of policy inference (at most 4096 with the scalar
+    engine, where every table is a live env, and 262144 with the batched one)."""
     decisions: int = 8192
     """Learner decisions to collect before each update (episodes in play then finish, so a few more); at most
     1048576, since the rollout holds every decision's observation in memory (about 10 KB each at 8 players)."""
@@ -166,6 +172,11 @@ class RolloutSection:
     multi-deal Cowboy games, where a game's final result mixes many settled deals."""
     candidate_samples: int = 64
     """Monte Carlo deals behind each candidate decision's features (draw and declaration chances)."""
+    engine: str = "scalar"
+    """The engine that plays the rollout's tables: "scalar" (training.rollout: every variant, every bot) or "batched"
+    (training.batched_rollout on envs.batched, on train.device: the stud family and Cowpie, bots random, call and
+    heuristic[:style]; docs/batched_training.md). Evaluation during training uses the same engine where it covers
+    the opponents."""
     backend: str = "local"
     """Where the tables are played: "local" (in this process) or "ray" (on rollout.workers Ray actors, each with its
     own rollout.tables tables and a copy of the current weights; needs the ray extra; docs/distributed.md)."""
@@ -210,7 +221,8 @@ class EvalSection:
     modes: list[str] = field(default_factory=lambda: ["greedy", "sampled"])
     """How the learner plays in evaluations: greedy (the most likely legal action), sampled, or both."""
     tables: int = 64
-    """Hands played together in an evaluation (the learner's batch size)."""
+    """Hands played together in an evaluation (the learner's batch size; at least 2048 with rollout.engine =
+    "batched", whose evaluation runs on the batched engine where it covers the opponent)."""
     nash_conv: bool = True
     """Heads-up toy stud only: also log the policy's exact NashConv (eval/nash_conv, antes; evaluation.toy_policy).
     The first one replays every information set once (about 350k replays on the default toy: a few minutes)."""
@@ -393,7 +405,18 @@ def validate(config: Config) -> None:
             f"at most {MAX_HIDDEN_WEIGHTS:,} weights between consecutive layers (for example [8192, 8192]): "
             "each costs 16 bytes in training, per torso",
         ),
-        ("rollout.tables", 1 <= r.tables <= MAX_TABLES, f"between 1 and {MAX_TABLES} (each table is a live env)"),
+        (
+            "rollout.tables",
+            1 <= r.tables <= (MAX_TABLES if r.engine == "scalar" else MAX_BATCHED_TABLES),
+            f"between 1 and {MAX_TABLES} (each table is a live env; up to {MAX_BATCHED_TABLES} with "
+            'rollout.engine = "batched")',
+        ),
+        ("rollout.engine", r.engine in ROLLOUT_ENGINES, f"one of {', '.join(ROLLOUT_ENGINES)}"),
+        (
+            "train.device",
+            t.device in DEVICES or (t.device.startswith("cuda:") and t.device[5:].isdigit()),
+            "cpu, cuda, cuda:<n> or auto",
+        ),
         (
             "rollout.decisions",
             1 <= r.decisions <= MAX_DECISIONS,

@@ -54,7 +54,10 @@ from agents.neural import Layout
 from envs.registry import make_raw
 from evaluation.arena import Stat, per_hands, rate_label, unit_name
 from evaluation.toy_policy import TOY_OPTIONS, NashConvProbe, env_options
-from training.collectors import make_collector
+from training.batched_evaluation import BATCHED_EVAL_TABLES
+from training.batched_evaluation import evaluate as batched_evaluate
+from training.batched_rollout import batched_collector_for, check_batched, resolve_device
+from training.collectors import RolloutBackend, make_collector
 from training.config import TABLE_KINDS, Config, ConfigError, from_dict, resume_changes, to_dict, to_toml
 from training.episodes import CARDS
 from training.magnet import Magnet
@@ -126,7 +129,7 @@ class Trainer:
         self.generator = torch.Generator().manual_seed(seed)
         # local: in this process, sharing self.net, self.pool, self.rng and self.generator;
         # ray: actors with copies, sent the weights and the pool before every rollout
-        self.collector = make_collector(config, self.net, self.pool, rng=self.rng, generator=self.generator)
+        self.collector = self._collector()
         self.eval_bots = {spec: load(spec, seed=seed, **seat_at) for spec in config.eval.opponents}
         ppo = config.ppo
         self.magnet = Magnet(self.net, every=ppo.magnet_every, step=ppo.magnet_step) if ppo.magnet_coef > 0 else None
@@ -148,6 +151,13 @@ class Trainer:
         self.boundary = self.training_state()
         self.last_eval: dict[str, Stat] = {}
         self.deadline: float | None = None  # time.monotonic() after which the running update is the last
+
+    def _collector(self) -> RolloutBackend:
+        """The collector of ``rollout.engine`` (the batched one checked for this config first)."""
+        if self.config.rollout.engine == "batched":
+            check_batched(self.config)
+            return batched_collector_for(self.config, self.net, self.pool, rng=self.rng, generator=self.generator)
+        return make_collector(self.config, self.net, self.pool, rng=self.rng, generator=self.generator)
 
     def _new_net(self) -> PolicyNet:
         model = self.config.model
@@ -291,15 +301,7 @@ class Trainer:
         if (cfg.eval.every and update % cfg.eval.every == 0) or last:
             torch.set_num_threads(1)
             eval_began = time.perf_counter()
-            self.last_eval = evaluate(
-                self.net,
-                self.layout,
-                self.eval_bots,
-                deals=cfg.eval.deals,
-                seed=eval_seed(cfg.eval.seed, cfg.train.seed, update),
-                modes=cfg.eval.modes,
-                tables=cfg.eval.tables,
-            )
+            self.last_eval = self._evaluate(eval_seed(cfg.eval.seed, cfg.train.seed, update))
             if self.nash_conv is not None:
                 scalars["eval/nash_conv"] = self.nash_conv(self.net).nash_conv
                 tqdm.write(f"update {update}: exact NashConv {scalars['eval/nash_conv']:.4f} antes")
@@ -312,6 +314,25 @@ class Trainer:
             writer.add_scalar(tag, value, step)
         writer.flush()
         return _postfix(scalars, self.last_eval), last
+
+    def _evaluate(self, seed: int) -> dict[str, Stat]:
+        """Duplicate matches against ``eval.opponents``: on the batched engine where it
+        covers them when ``rollout.engine = "batched"`` (the same deals either way)."""
+        cfg = self.config
+        settings: dict[str, Any] = {"deals": cfg.eval.deals, "seed": seed, "modes": cfg.eval.modes}
+        if cfg.rollout.engine == "batched":
+            device = resolve_device(cfg.train.device)
+            tables = max(cfg.eval.tables, BATCHED_EVAL_TABLES)
+            return batched_evaluate(
+                self.net,
+                self.layout,
+                self.eval_bots,
+                tables=tables,
+                device=device,
+                scalar_tables=cfg.eval.tables,
+                **settings,
+            )
+        return evaluate(self.net, self.layout, self.eval_bots, tables=cfg.eval.tables, **settings)
 
     def _check_finite(self, update: int) -> None:
         """Stop before a NaN or infinity reaches the pool, the boundary or a checkpoint."""

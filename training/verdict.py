@@ -6,6 +6,10 @@ summarised in a JSON file next to the run.
     dealers-choice verdict runs/<run> --previous pretrained:stud --workers 2
     dealers-choice verdict agents/pretrained/stud.pt --deals 2000 --out /tmp/stud.json
 
+``--engine batched`` plays the matches the batched engine covers (the stud family and
+Cowpie against random, call and the heuristic) on it: the same deals, the same results
+for deterministic play (docs/batched_training.md).
+
 Deals: 5,000 duplicate deals per opponent and mode by default (1,000 whole games in
 the Cowboy family, where one deal is a game of many deals), each replayed for every
 seat lineup. The seed is fresh unless ``--seed`` is given (it is written to the JSON,
@@ -42,6 +46,7 @@ DEFAULT_DEALS = 5000
 DEFAULT_GAMES = 1000  # Cowboy family: whole games
 DEFAULT_OPPONENTS = ("heuristic", "random", "call")
 MODES = ("greedy", "sampled")
+ENGINES = ("scalar", "batched")  # batched: training.batched_evaluation where it covers the match
 
 _CACHE: dict[str, Any] = {}  # per process: the checkpoint and bots, loaded once
 
@@ -78,15 +83,22 @@ def _opponent(spec: str) -> Any:
     return _CACHE[key]
 
 
-def play_chunk(job: tuple[str, str, str, int, int, int, int]) -> tuple[str, str, int, list[float], int]:
-    """One chunk of deals of one (opponent, mode): the learner's per-set means."""
+def play_chunk(job: tuple[str, str, str, int, int, int, int, str]) -> tuple[str, str, int, list[float], int]:
+    """One chunk of deals of one (opponent, mode): the learner's per-set means (on the
+    batched engine with ``engine = "batched"`` where it covers the match: the same deals)."""
     from training.evaluation import duplicate_match
 
-    path, spec, mode, start, stop, seed, tables = job
+    path, spec, mode, start, stop, seed, tables, engine = job
     net, layout = _learner(path)
-    match = duplicate_match(
-        net, layout, _opponent(spec), deals=range(start, stop), seed=seed, greedy=mode == "greedy", tables=tables
-    )
+    deals, greedy = range(start, stop), mode == "greedy"
+    if engine == "batched":
+        from training.batched_evaluation import BATCHED_EVAL_TABLES, batched_match, covered
+
+        if covered(net, layout, spec):
+            tables = max(tables, BATCHED_EVAL_TABLES)
+            match = batched_match(net, layout, spec, deals=deals, seed=seed, greedy=greedy, tables=tables)
+            return spec, mode, start, match.per_set.tolist(), match.hands
+    match = duplicate_match(net, layout, _opponent(spec), deals=deals, seed=seed, greedy=greedy, tables=tables)
     return spec, mode, start, match.per_set.tolist(), match.hands
 
 
@@ -109,8 +121,10 @@ def verdict(
     seed: int | None = None,
     workers: int = 1,
     tables: int = 64,
+    engine: str = "scalar",
 ) -> dict[str, Any]:
-    """Play the verdict matches and return the summary (see the module docstring)."""
+    """Play the verdict matches and return the summary (see the module docstring);
+    ``engine = "batched"`` plays the matches the batched engine covers on it."""
     from agents.checkpoint import read_checkpoint
     from envs.registry import make_raw
     from evaluation.arena import mean_ci, per_hands, rate_label, unit_name
@@ -127,12 +141,14 @@ def verdict(
     bad = [m for m in modes if m not in MODES]
     if bad or not modes:
         raise ValueError(f"modes {list(modes)} are not allowed: use {', '.join(MODES)}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine {engine!r} is not allowed: use {', '.join(ENGINES)}")
     specs = [*opponents, *([previous] if previous else [])]
     for spec in specs:
         _opponent(spec)  # a bad spec fails here, before any match
     seed = secrets.randbits(31) if seed is None else seed
     jobs = [
-        (path, spec, mode, start, min(start + CHUNK, deals), seed, tables)
+        (path, spec, mode, start, min(start + CHUNK, deals), seed, tables, engine)
         for spec in specs
         for mode in modes
         for start in range(0, deals, CHUNK)
@@ -171,6 +187,7 @@ def verdict(
         "results": results,
         "seconds": round(time.perf_counter() - began, 1),
         "workers": workers,
+        "engine": engine,
     }
 
 
@@ -208,6 +225,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     parser.add_argument("--seed", type=int, help="seed of the deals (default: fresh, written to the JSON)")
     parser.add_argument("--workers", type=int, default=1, help="processes (one core each)")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="scalar",
+        help="batched: play the matches the batched engine covers on it (the same deals; docs/batched_training.md)",
+    )
     parser.add_argument("--out", type=Path, help="the JSON file (default: verdict.json in the run folder)")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -221,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             modes=args.modes,
             seed=args.seed,
             workers=max(1, args.workers),
+            engine=args.engine,
         )
     except (ValueError, ImportError) as err:  # CheckpointError is a ValueError
         print(f"verdict: error: {err}", file=sys.stderr)
