@@ -65,8 +65,7 @@ class BatchedRandom:
 
     def act(self, batch: TableBatch, rows: torch.Tensor) -> torch.Tensor:
         """One uniform legal action per table (every row: one multinomial call)."""
-        mask = batch.legal_mask()
-        return torch.multinomial(mask.float(), 1, generator=self.generator).squeeze(1)
+        return _sample(batch.legal_mask(), self.generator)
 
 
 class BatchedCall:
@@ -90,9 +89,17 @@ class BatchedCall:
         calm = mask.clone()
         calm[:, [FOLD, RAISE]] = False
         calm = torch.where(calm.any(1, keepdim=True), calm, mask)
-        fallback = torch.multinomial(calm.float(), 1, generator=self.generator).squeeze(1)
+        fallback = _sample(calm, self.generator)
         passive = torch.where(mask[:, BRING_IN], torch.full_like(fallback, BRING_IN), fallback)
         return torch.where(mask[:, CHECK_CALL], torch.full_like(fallback, CHECK_CALL), passive)
+
+
+def _sample(mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One uniform pick among each row's True entries. A row with none (a finished
+    table without auto-reset, which the caller ignores) picks among all actions
+    rather than making ``multinomial`` raise for the whole batch."""
+    weights = (mask | ~mask.any(1, keepdim=True)).float()
+    return torch.multinomial(weights, 1, generator=generator).squeeze(1)
 
 
 def load_batched(spec: str, batch: TableBatch, *, seed: int = 0) -> BatchedBot:

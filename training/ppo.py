@@ -97,7 +97,6 @@ class PPOSettings:
     """magnet_coef > 0 only: how far each move goes, in parameter space (1: the magnet becomes a copy of the policy)."""
 
 
-
 def linear_schedule(lr: float, update: int, total: int, anneal: bool, floor: float = 0.0) -> float:
     """Learning rate for update ``update`` (1-based) of ``total``: linear decay from
     ``lr`` to ``floor * lr``.

@@ -93,3 +93,19 @@ def test_load_batched() -> None:
         assert bot.name == spec
     with pytest.raises(NoBatchedBotError, match="no batched form"):
         load_batched("pretrained:stud", batch)
+
+
+def test_finished_tables_do_not_stop_the_others() -> None:
+    """Without auto-reset a finished table has no legal action; the bots still answer
+    for the live tables (and something for the finished ones, which is ignored)."""
+    batch = make("toy_stud", 64, 2, auto_reset=False)
+    batch.reset(seed=4)
+    bots = [BatchedRandom(seed=1), BatchedCall(seed=2)]
+    for step in range(40):
+        live = ~batch.state.done
+        if not live.any():
+            break
+        actions = bots[step % 2].act(batch, live)
+        assert batch.legal_mask()[live].gather(1, actions[live, None]).all()
+        batch.step(torch.where(live, actions, torch.zeros_like(actions)), active=live)
+    assert batch.state.done.all()
