@@ -100,12 +100,16 @@ def test_finished_tables_do_not_stop_the_others() -> None:
     for the live tables (and something for the finished ones, which is ignored)."""
     batch = make("toy_stud", 64, 2, auto_reset=False)
     batch.reset(seed=4)
-    bots = [BatchedRandom(seed=1), BatchedCall(seed=2)]
-    for step in range(40):
+    random, call = BatchedRandom(seed=1), BatchedCall(seed=2)
+    mixed = 0
+    for _ in range(40):
         live = ~batch.state.done
         if not live.any():
             break
-        actions = bots[step % 2].act(batch, live)
-        assert batch.legal_mask()[live].gather(1, actions[live, None]).all()
+        mixed += int(not live.all())
+        for bot in (call, random):
+            actions = bot.act(batch, live)
+            assert batch.legal_mask()[live].gather(1, actions[live, None]).all()
         batch.step(torch.where(live, actions, torch.zeros_like(actions)), active=live)
     assert batch.state.done.all()
+    assert mixed  # some steps had finished and live tables together
