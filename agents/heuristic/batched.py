@@ -35,6 +35,7 @@ from agents.heuristic import DEFAULT_SAMPLES, MIN_SAMPLES, NoHeuristicError
 from agents.heuristic.batched_deal import DealRules, TorchDeal, deal_plan, fill_hands, sample_pool
 from agents.heuristic.batched_equity import best_share, best_split, chances, cowpie_share, hilo_share
 from agents.heuristic.batched_rules import bet_facts, choose_bets, choose_declarations
+from agents.heuristic.batched_values import assignment, high_values, low_values
 from agents.heuristic.style import DEFAULT_STYLE, HeuristicStyle, parse_style
 from envs.batched.hands import TorchHands, torch_hands
 from envs.batched.table import TableBatch
@@ -172,8 +173,7 @@ class BatchedHeuristic:
             deal = deal_plan(batch, self.rules, part)
             count = self._count(deal)
             drawn = sample_pool(deal, self.samples, count, self.generator)
-            cards = fill_hands(deal, drawn)
-            equity[part], both[part] = self._outcome(batch, deal, cards)
+            equity[part], both[part] = self._outcome(batch, deal, drawn)
         return Estimate(equity, both)
 
     def _count(self, deal: TorchDeal) -> int:
@@ -183,23 +183,24 @@ class BatchedHeuristic:
             return int(deal.need.max()) if len(deal.need) else 0
         return min(self.rules.pool_width, deal.known.shape[1] * self.rules.size)
 
-    def _outcome(self, batch: TableBatch, deal: TorchDeal, cards: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(equity ``[R]``, chances ``[R, 3]``) of sampled hands ``[R, S, P, C]``."""
+    def _outcome(self, batch: TableBatch, deal: TorchDeal, drawn: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(equity ``[R]``, chances ``[R, 3]``) of the sampled deals ``drawn`` ``[R, S, K]``."""
         me, live, h = deal.me, deal.live, self.hands
-        r = cards.shape[0]
-        none = torch.zeros(r, 3, dtype=torch.float64, device=self.device)
-        if self.way == "cowpie":
+        none = torch.zeros(len(me), 3, dtype=torch.float64, device=self.device)
+        if self.way in ("cowpie", "short"):
+            cards = fill_hands(deal, drawn)
+            if self.way == "short":
+                return best_share(h.short_value(cards), me, live).mean(1), none
             own = batch.state.chosen[deal.tables].gather(1, deal.seat.unsqueeze(1)).squeeze(1)
             share = cowpie_share(h, cards, deal.down, me, live, own, self.most_opponents)
             return share.mean(1), none
-        if self.way == "short":
-            return best_share(h.short_value(cards), me, live).mean(1), none
+        share = assignment(deal, drawn.shape[2])
         if self.way == "low":
-            return best_share(h.low_value(cards), me, live).mean(1), none
-        high = h.high_value(cards)
+            return best_share(low_values(h, deal, drawn, share), me, live).mean(1), none
+        high = high_values(h, deal, drawn, share)
         if self.way == "high":
             return best_share(high, me, live).mean(1), none
-        low = h.low_value(cards, self.threshold)
+        low = low_values(h, deal, drawn, share, self.threshold)
         both = chances(high, low, me, live, self.outright, self.qualified) if batch.spec.declare else none
         return hilo_share(high, low, me, live).mean(1), both
 

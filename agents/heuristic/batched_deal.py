@@ -88,7 +88,8 @@ class TorchDeal:
         columns: ``[R, P, C]`` for each unknown slot of a live hand, the column of
             the drawn cards that fills it (0 elsewhere: never read).
         down: ``[R, P, C]`` bool face-down flags of the completed hands.
-        pool: ``[R, W]`` the unseen cards, sorted, first ``pool_size`` of each row.
+        pool: ``[R, W]`` the unseen cards, sorted, in the first ``pool_size`` columns
+            of each row (0 after them).
         pool_size: ``[R]``; need: ``[R]`` cards drawn per sample; shared: ``[R]`` the
             last card is one community card for everyone.
     """
@@ -149,7 +150,7 @@ def _pool(visible: torch.Tensor, community: torch.Tensor, rules: DealRules) -> t
     ids = torch.arange(NUM_CARDS, device=visible.device)
     key = torch.where(available, ids, NUM_CARDS + ids)
     pool = key.sort(1).values[:, : rules.pool_width]
-    return torch.where(pool < NUM_CARDS, pool, -1), available.sum(1)
+    return torch.where(pool < NUM_CARDS, pool, 0), available.sum(1)  # past pool_size: never drawn
 
 
 def sample_pool(deal: TorchDeal, samples: int, count: int, generator: torch.Generator) -> torch.Tensor:
@@ -158,7 +159,7 @@ def sample_pool(deal: TorchDeal, samples: int, count: int, generator: torch.Gene
     partial Fisher-Yates shuffle on one copy of the pool per sample."""
     r, width = deal.pool.shape
     count = min(count, width)
-    pool = deal.pool.to(torch.int16).unsqueeze(1).expand(r, samples, width).reshape(r * samples, width).clone()
+    pool = deal.pool.to(torch.uint8).unsqueeze(1).expand(r, samples, width).reshape(r * samples, width).clone()
     size = deal.pool_size.repeat_interleave(samples)
     for i in range(count):
         u = torch.rand(r * samples, generator=generator, device=pool.device)

@@ -115,3 +115,10 @@ def scalar_view(sit: Situations, i: int) -> PublicView:
     state = env.state
     assert state is not None and not state.is_over
     return env.public_view(env.possible_agents[state.current_seat])
+
+
+def subset(sit: Situations, keep: list[int]) -> Situations:
+    """The situations ``keep`` of ``sit``, in that order."""
+    index = torch.as_tensor(keep, dtype=torch.long)
+    actions = [(a[index], m[index]) for a, m in sit.actions]
+    return Situations(sit.name, sit.players, sit.options, sit.decks[index], sit.buttons[index], actions)
