@@ -24,7 +24,9 @@ import functools
 import numpy as np
 import torch
 
+from agents.heuristic.batched_values import lookup
 from envs.batched.hands import TorchHands
+from envs.engine.hands.tables import RANK_MASK, SUIT_SHIFT
 from envs.variants.cowpie import five_card_percentiles, two_card_percentiles
 
 __all__ = ["best_share", "best_split", "chances", "cowpie_share", "hilo_share", "split_scores"]
@@ -85,8 +87,35 @@ def split_scores(
     ``opponents`` (``[R]``, broadcast over the middle dimensions)."""
     five_power, two_power = _powered(five.device, most)
     k = opponents.clamp(1, most).view(-1, *([1] * (five.dim() - 1)))
-    score = (five_power.view(-1)[k * five_power.shape[1] + five] + two_power.view(-1)[k * two_power.shape[1] + two]) / 2
+    score = (
+        lookup(five_power.view(-1), k * five_power.shape[1] + five)
+        + lookup(two_power.view(-1), k * two_power.shape[1] + two)
+    ) / 2
     return torch.where(legal, score, -1.0)
+
+
+def cowpie_splits(
+    hands: TorchHands, cards: torch.Tensor, down: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``TorchHands.cowpie_splits`` (five, two, legal of the 21 splits), the same
+    arithmetic with its table lookups through :func:`lookup` (several times faster on
+    the CPU than the advanced indexing there)."""
+    c = cards.clamp(min=0)
+    keys = lookup(hands.card_keys[5], c)
+    total = keys.sum(-1, keepdim=True)
+    sub = total - keys[..., hands.split_i] - keys[..., hands.split_j]
+    flush = lookup(hands.flush_suit, sub >> SUIT_SHIFT) >= 0
+    rank_part = sub & RANK_MASK
+    five = torch.where(flush, lookup(hands.flush5, rank_part), lookup(hands.high[5], rank_part)).long()
+    ranks = c >> 2
+    two_index = ranks[..., hands.split_i] * 13 + ranks[..., hands.split_j]
+    two = lookup(hands.two_strength, two_index)
+    pattern = (down.long() << torch.arange(7, device=cards.device)).sum(-1)
+    down_ok = lookup(
+        hands.down_ok.view(-1), (pattern * NUM_SPLITS).unsqueeze(-1) + torch.arange(NUM_SPLITS, device=cards.device)
+    )
+    legal = (lookup(hands.five_keys, five) >= lookup(hands.two_keys, two_index)) & down_ok
+    return five, two, legal
 
 
 def best_split(
@@ -99,7 +128,7 @@ def best_split(
 ) -> torch.Tensor:
     """``[R]`` split index 0..20: the legal and ``allowed`` split of the best score,
     ties to the lowest index (``choose_split``); -1 when there is none."""
-    five, two, legal = hands.cowpie_splits(cards, down)
+    five, two, legal = cowpie_splits(hands, cards, down)
     score = split_scores(five, two, legal, opponents, most)
     ok = legal & allowed
     choice = torch.where(ok, score, -2.0).argmax(1)
@@ -117,7 +146,7 @@ def cowpie_share(
 ) -> torch.Tensor:
     """``[R, S]`` the bot's Cowpie share of sampled hands ``cards`` ``[R, S, P, 7]``:
     every hand split by the score, the bot's by ``own_split`` (``[R]``) once chosen."""
-    five, two, legal = hands.cowpie_splits(cards, down.unsqueeze(1).expand_as(cards))
+    five, two, legal = cowpie_splits(hands, cards, down.unsqueeze(1).expand_as(cards))
     opponents = live.sum(1) - 1
     score = split_scores(five, two, legal, opponents, most)
     choice = score.argmax(3, keepdim=True)  # every hand has a legal split

@@ -23,9 +23,15 @@ from envs.batched.hands import TorchHands
 from envs.engine.cards import NUM_CARDS
 from envs.engine.hands.tables import RANK_MASK, SUIT_SHIFT
 
-__all__ = ["assignment", "high_values", "low_values"]
+__all__ = ["assignment", "high_values", "lookup", "low_values"]
 
 RANKS = 13
+
+
+def lookup(table: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """``table[index]`` for a 1-D table: ``index_select`` on the flat index, several
+    times faster on the CPU than advanced indexing, same values."""
+    return table.index_select(0, index.reshape(-1)).view(index.shape)
 
 
 def assignment(deal: TorchDeal, count: int) -> torch.Tensor:
@@ -50,8 +56,8 @@ def _card_bits(device: torch.device) -> torch.Tensor:
 def _sums(table: torch.Tensor, deal: TorchDeal, drawn: torch.Tensor, share: torch.Tensor) -> torch.Tensor:
     """``[R, S, P]`` each live hand's sum of ``table`` over its cards."""
     known = deal.known
-    part = torch.where(known >= 0, table[known.clamp(min=0)], 0).sum(2) * deal.live  # [R, P]
-    keys = table[drawn.clamp(min=0)].double()  # [R, S, K]
+    part = torch.where(known >= 0, lookup(table, known.clamp(min=0)), 0).sum(2) * deal.live  # [R, P]
+    keys = lookup(table.double(), drawn)  # [R, S, K]
     return torch.bmm(keys, share).long() + part.unsqueeze(1)
 
 
@@ -59,11 +65,11 @@ def high_values(hands: TorchHands, deal: TorchDeal, drawn: torch.Tensor, share: 
     """``[R, S, P]`` best five-card high strengths (``high_value`` of the completed hands)."""
     k = deal.known.shape[2]
     key = _sums(hands.card_keys[k], deal, drawn, share)
-    value = hands.high[k][key & RANK_MASK].long()
-    suit = hands.flush_suit[key >> SUIT_SHIFT]  # -1: no flush
+    value = lookup(hands.high[k], key & RANK_MASK).long()
+    suit = lookup(hands.flush_suit, key >> SUIT_SHIFT)  # -1: no flush
     bits = _sums(_card_bits(key.device), deal, drawn, share)
     ranks = (bits >> (suit.clamp(min=0) * RANKS)) & ((1 << RANKS) - 1)
-    flush = hands.flush_mask[torch.where(suit >= 0, ranks, 0)].long()
+    flush = lookup(hands.flush_mask, torch.where(suit >= 0, ranks, 0)).long()
     return torch.maximum(value, flush)
 
 
@@ -72,5 +78,5 @@ def low_values(
 ) -> torch.Tensor:
     """``[R, S, P]`` ace-to-five lows, 0 below ``threshold`` (``low_value``)."""
     k = deal.known.shape[2]
-    value = hands.low[k][_sums(hands.rank_keys[k], deal, drawn, share)].long()
+    value = lookup(hands.low[k], _sums(hands.rank_keys[k], deal, drawn, share)).long()
     return torch.where(value >= threshold, value, 0)

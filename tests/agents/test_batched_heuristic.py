@@ -29,6 +29,7 @@ from agents.batched import BatchedRandom, load_batched
 from agents.heuristic import PRESETS, HeuristicAgent, cowpie, stud
 from agents.heuristic.batched import BatchedHeuristic
 from agents.heuristic.batched_deal import deal_plan, fill_hands, sample_pool
+from agents.heuristic.batched_equity import cowpie_splits
 from agents.heuristic.batched_rules import bet_facts, choose_bets, choose_declarations
 from agents.heuristic.batched_values import assignment, high_values, low_values
 from agents.heuristic.betting import choose_bet, thresholds
@@ -37,6 +38,7 @@ from agents.heuristic.plans import rules_of, seen_cards, unseen_cards
 from agents.heuristic.sampling import draw
 from agents.heuristic.style import parse_style
 from envs.batched import make
+from envs.batched.hands import torch_hands
 from envs.engine.actions import DECLARE_LOW, SPLIT_BASE
 from tests.agents.batched_situations import replicate, scalar_view, situations, subset
 
@@ -56,7 +58,7 @@ CASES = [  # (variant, players, options): heads-up and multiway
     ("toy_stud", 2, {}),
     ("toy_stud", 2, {"streets": 3, "ranks": "9TJQKA", "suits": "cdhs"}),
     ("cowpie", 2, {"bet_after_split": True}),
-    ("cowpie", 4, {"illegal_split": "forfeit"}),
+    ("cowpie", 3, {"illegal_split": "forfeit"}),
     ("stud", 8, {}),  # the community seventh card
 ]
 IDS = [f"{n}-{p}{'-' + '-'.join(map(str, o.values())) if o else ''}" for n, p, o in CASES]
@@ -210,6 +212,29 @@ def test_key_sums_equal_the_evaluators_on_filled_hands(case: tuple[str, int, dic
         assert torch.equal(got, bot.hands.low_value(cards, threshold)[live])
 
 
+def test_cowpie_splits_equal_the_torch_evaluator() -> None:
+    rng = np.random.default_rng(8)
+    cards = torch.as_tensor(np.stack([rng.permutation(52)[:7] for _ in range(3000)]))
+    down = torch.as_tensor(rng.random((3000, 7)) < 0.5)
+    hands = torch_hands("cpu")
+    for got, want in zip(cowpie_splits(hands, cards, down), hands.cowpie_splits(cards, down), strict=True):
+        assert torch.equal(got, want)
+
+
+def test_sync_free_path_agrees_in_distribution() -> None:
+    """The GPU path (every table computed, a fixed number of draws, no host reads) run
+    on the CPU: legal actions, and the same mean equity as the CPU path."""
+    batch, _ = _views_and_batch(CASES[1], seed=31)
+    rows = ~batch.state.done
+    fast = BatchedHeuristic(batch, seed=1, sync_free=True, check=True)
+    actions = fast.act(batch, rows)
+    assert batch.legal_mask().gather(1, actions.unsqueeze(1)).all()
+    free = fast.estimate(batch, rows).equity.view(SITUATIONS, COPIES)
+    cpu = BatchedHeuristic(batch, seed=2).estimate(batch, rows).equity.view(SITUATIONS, COPIES)
+    se = (free.var(1) / COPIES + cpu.var(1) / COPIES).sqrt()
+    assert ((free.mean(1) - cpu.mean(1)).abs() <= _bound(SITUATIONS) * se + 1e-12).all()
+
+
 # ------------------------------------------------------------- in distribution
 def test_sampler_draws_distinct_pool_cards_uniformly() -> None:
     sit = situations("stud", 3, 6, seed=2)
@@ -353,7 +378,7 @@ def _agree_with_scalar(name: str, batched_hands: int, scalar_hands: int) -> None
 
 @pytest.mark.parametrize("name", ["toy_stud", "razz"])
 def test_results_against_random_agree(name: str) -> None:
-    _agree_with_scalar(name, 2048, 600)
+    _agree_with_scalar(name, 2048, 400)
 
 
 @pytest.mark.slow
