@@ -46,6 +46,7 @@ __all__ = ["BatchedHeuristic", "Estimate"]
 
 FAMILIES = ("stud", "cowpie")
 CHUNK_HANDS = {"cpu": 1 << 16, "cuda": 1 << 22}  # hands (samples x seats) valued per chunk: memory bound
+COWPIE_CHUNK_SHARE = 4  # Cowpie values 21 splits per hand: smaller chunks stay in cache (measured)
 NUM_SPLITS = 21
 
 
@@ -110,8 +111,9 @@ class BatchedHeuristic:
         self.hands: TorchHands = torch_hands(self.device)
         self.rules = DealRules.of(batch)
         self.last_street = len(game.variant.streets_for(game.options)) - 1
-        self.chunk_hands = CHUNK_HANDS.get(self.device.type, CHUNK_HANDS["cuda"])
         self.way = _way(batch)
+        chunk = CHUNK_HANDS.get(self.device.type, CHUNK_HANDS["cuda"])
+        self.chunk_hands = chunk // COWPIE_CHUNK_SHARE if self.way == "cowpie" else chunk
         qualifier = getattr(game.options, "low_qualifier", None)
         self.threshold = 0 if qualifier is None else low_threshold(qualifier)
         self.qualified = qualifier is not None

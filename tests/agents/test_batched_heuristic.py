@@ -39,7 +39,7 @@ from agents.heuristic.sampling import draw
 from agents.heuristic.style import parse_style
 from envs.batched import make
 from envs.batched.hands import torch_hands
-from envs.engine.actions import DECLARE_LOW, SPLIT_BASE
+from envs.engine.actions import DECLARE_LOW, FOLD, SPLIT_BASE
 from tests.agents.batched_situations import replicate, scalar_view, situations, subset
 
 torch.set_num_threads(1)
@@ -416,3 +416,16 @@ def test_contract_and_bad_input() -> None:
         BatchedHeuristic(batch, style="tight,edge=1")
     with pytest.raises(ValueError, match="samples"):
         BatchedHeuristic(batch, samples=4)
+
+
+def test_an_illegal_choice_is_an_error_not_remapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule that picks an illegal action (here: fold with nothing to call) is
+    reported, never turned into a legal one."""
+    import agents.heuristic.batched as module
+
+    batch = make("stud", 8, 2, bring_in=None)
+    out = batch.reset(seed=0)
+    assert not out.action_mask[:, FOLD].any()  # the opener may check: folding is not offered
+    monkeypatch.setattr(module, "choose_bets", lambda legal, *_: torch.full((len(legal),), FOLD))
+    with pytest.raises(RuntimeError, match="not among the legal"):
+        BatchedHeuristic(batch).act(batch, torch.ones(8, dtype=torch.bool))
