@@ -183,7 +183,7 @@ class BatchedHeuristic:
         CPU; sync-free: the most a row can ever need)."""
         if not self.sync_free:
             return int(deal.need.max()) if len(deal.need) else 0
-        return min(self.rules.pool_width, deal.known.shape[1] * self.rules.size)
+        return self.rules.most_needed(deal.known.shape[1])
 
     def _outcome(self, batch: TableBatch, deal: TorchDeal, drawn: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(equity ``[R]``, chances ``[R, 3]``) of the sampled deals ``drawn`` ``[R, S, K]``."""

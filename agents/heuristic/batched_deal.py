@@ -47,6 +47,7 @@ class DealRules:
         can_share: a street may deal one community card when the stub runs short.
         in_deck: ``[52]`` bool, the game's cards.
         pool_width: the number of cards in the deck (the widest pool).
+        first_own, first_up: cards a seat holds, and shows, after the first street.
     """
 
     size: int
@@ -54,6 +55,13 @@ class DealRules:
     can_share: bool
     in_deck: torch.Tensor
     pool_width: int
+    first_own: int
+    first_up: int
+
+    def most_needed(self, players: int) -> int:
+        """The most cards one decision can draw (its first street, every seat in):
+        the sync-free path draws this many without reading ``need`` back."""
+        return min(self.pool_width, self.size - self.first_own + (players - 1) * (self.size - self.first_up))
 
     @classmethod
     def of(cls, batch: TableBatch) -> DealRules:
@@ -71,6 +79,8 @@ class DealRules:
             can_share=any(s.community_when_short for s in streets),
             in_deck=in_deck,
             pool_width=len(batch.spec.deck),
+            first_own=len(streets[0].deal),
+            first_up=sum(bool(up) for up in streets[0].deal),
         )
 
 
