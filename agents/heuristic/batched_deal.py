@@ -166,19 +166,23 @@ def _pool(visible: torch.Tensor, community: torch.Tensor, rules: DealRules) -> t
 def sample_pool(deal: TorchDeal, samples: int, count: int, generator: torch.Generator) -> torch.Tensor:
     """``[R, samples, count]`` ordered draws without replacement from each row's pool
     (columns past a row's ``need`` are drawn too and never read): ``count`` steps of a
-    partial Fisher-Yates shuffle on one copy of the pool per sample."""
+    partial Fisher-Yates shuffle on one copy of the pool per sample. Step ``i`` takes
+    the card at a uniform position ``j`` among those not drawn yet (``i .. size - 1``)
+    and moves the card at ``i`` there; position ``i`` is never read again."""
     r, width = deal.pool.shape
     count = min(count, width)
-    pool = deal.pool.to(torch.uint8).unsqueeze(1).expand(r, samples, width).reshape(r * samples, width).clone()
-    size = deal.pool_size.repeat_interleave(samples)
+    n = r * samples
+    device = deal.pool.device
+    pool = deal.pool.to(torch.uint8).repeat_interleave(samples, 0)  # [n, W]: one copy per sample
+    steps = torch.arange(count, device=device).unsqueeze(1)
+    left = (deal.pool_size.repeat_interleave(samples).unsqueeze(0) - steps).clamp(min=1)  # [count, n]
+    u = torch.rand(count, n, generator=generator, device=device)
+    where = torch.minimum((u * left).long(), left - 1).add_(steps).unsqueeze(2)  # [count, n, 1]
+    out = torch.empty(count, n, dtype=torch.uint8, device=device)
     for i in range(count):
-        u = torch.rand(r * samples, generator=generator, device=pool.device)
-        left = (size - i).clamp(min=1)
-        j = (i + (u * left).long().clamp(max=left - 1)).unsqueeze(1)
-        here = pool[:, i].clone()
-        pool[:, i] = pool.gather(1, j).squeeze(1)
-        pool.scatter_(1, j, here.unsqueeze(1))
-    return pool[:, :count].view(r, samples, count).long()
+        out[i] = pool.gather(1, where[i]).squeeze(1)
+        pool.scatter_(1, where[i], pool[:, i : i + 1].clone())
+    return out.t().reshape(r, samples, count).long()
 
 
 def fill_hands(deal: TorchDeal, drawn: torch.Tensor) -> torch.Tensor:
