@@ -1,8 +1,8 @@
 """The heuristic bot's decisions per CPU second: ``BatchedHeuristic`` on B tables at once
 against the scalar ``HeuristicAgent.act_batch``, measured in the same run.
 
-Scalar: views of the seat to act collected along random play of the scalar env (every
-street), decided by ``act_batch`` in groups of ``--group`` views (64: the collector
+Scalar: views of the seat to act collected along the scalar env played by the heuristic
+at every seat, decided by ``act_batch`` in groups of ``--group`` views (64: the collector
 calls it once per tick for the tables a bot plays). Batched: B tables of the batched
 engine played by the bot itself (every table's seat to act decides; only the ``act``
 calls are timed), so the streets mix as in play. Both draw 256 Monte Carlo samples per
@@ -43,8 +43,10 @@ SIZES = (64, 1024, 4096)
 
 
 def scalar_views(name: str, players: int, options: dict[str, Any], count: int) -> list[Any]:
-    """Views of the seat to act along random legal play (checks and calls preferred)."""
+    """Views of the seat to act along play by the heuristic itself at every seat (the
+    batched side plays so too: both decide the same kind of situations)."""
     env = envs.make_raw(name, players, **options)
+    bot = HeuristicAgent(seed=1)
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     views: list[Any] = []
@@ -56,8 +58,7 @@ def scalar_views(name: str, players: int, options: dict[str, Any], count: int) -
             continue
         view = env.public_view(env.possible_agents[state.current_seat])
         views.append(view)
-        legal = view.legal_actions
-        env.step(1 if 1 in legal and rng.random() < 0.7 else int(rng.choice(legal)))
+        env.step(bot.act(None, view))
     return views
 
 
@@ -111,7 +112,7 @@ def main() -> None:
     for label, name, players, options in CASES:
         if args.only and label not in args.only and name not in args.only:
             continue
-        views = scalar_views(name, players, options, 4 * args.group)
+        views = scalar_views(name, players, options, 8 * args.group)
         scalar = scalar_rate(views, args.group, args.seconds)
         print(f"| {label} | HeuristicAgent.act_batch | {args.group} | {scalar:,.0f} | 1.0 |", flush=True)
         for size in args.sizes:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import torch
 
 from agents.heuristic import DEFAULT_SAMPLES, MIN_SAMPLES, NoHeuristicError
-from agents.heuristic.batched_deal import DealRules, TorchDeal, deal_plan, fill_hands, sample_pool
+from agents.heuristic.batched_deal import DealRules, TorchDeal, deal_plan, fill_hands, live_first, sample_pool
 from agents.heuristic.batched_equity import best_share, best_split, chances, cowpie_share, hilo_share
 from agents.heuristic.batched_rules import bet_facts, choose_bets, choose_declarations
 from agents.heuristic.batched_values import assignment, high_values, low_values
@@ -166,13 +166,20 @@ class BatchedHeuristic:
         return rows.nonzero().squeeze(1)
 
     def _estimate(self, batch: TableBatch, tables: torch.Tensor) -> Estimate:
+        """The outcome of ``tables``, a chunk at a time. On the CPU the tables are taken
+        in order of the cards they draw and only the seats in the hand are valued, so
+        a chunk of heads-up pots is not drawn and valued as deep as a six-way pot."""
         b = batch.num_tables
         equity = torch.zeros(b, dtype=torch.float64, device=self.device)
         both = torch.zeros(b, 3, dtype=torch.float64, device=self.device)
+        if not self.sync_free and len(tables):
+            tables = tables[deal_plan(batch, self.rules, tables).need.argsort(dim=0, descending=True, stable=True)]
         per_chunk = max(1, self.chunk_hands // (self.samples * batch.num_players))
         for start in range(0, len(tables), per_chunk):
             part = tables[start : start + per_chunk]
             deal = deal_plan(batch, self.rules, part)
+            if not self.sync_free:
+                deal = live_first(deal, int(deal.live.sum(1).max()))
             count = self._count(deal)
             drawn = sample_pool(deal, self.samples, count, self.generator)
             equity[part], both[part] = self._outcome(batch, deal, drawn)

@@ -27,14 +27,14 @@ only on what the seats see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
 from envs.batched.table import TableBatch
 from envs.engine.cards import NUM_CARDS
 
-__all__ = ["DealRules", "TorchDeal", "deal_plan", "fill_hands", "sample_pool"]
+__all__ = ["DealRules", "TorchDeal", "deal_plan", "fill_hands", "live_first", "sample_pool"]
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,20 @@ def deal_plan(batch: TableBatch, rules: DealRules, tables: torch.Tensor) -> Torc
     down = torch.where(me.unsqueeze(2) & dealt, ~up, down)
     down = down & ~((has_community | shared).view(-1, 1, 1) & last)
     return TorchDeal(tables, seat, me, live, known, columns, down, pool, pool_size, need, shared)
+
+
+def live_first(deal: TorchDeal, seats: int) -> TorchDeal:
+    """The deal with each row's live seats moved to the front (in seat order) and only
+    the first ``seats`` kept (at least each row's live count): seats out of the hand
+    are never valued. ``me`` moves with its seat; ``seat`` stays the absolute seat."""
+    order = (~deal.live).long().argsort(dim=1, stable=True)[:, :seats]
+
+    def pick(t: torch.Tensor) -> torch.Tensor:
+        index = order.view(*order.shape, *([1] * (t.dim() - 2))).expand(-1, -1, *t.shape[2:])
+        return t.gather(1, index)
+
+    fields = {name: pick(getattr(deal, name)) for name in ("me", "live", "known", "columns", "down")}
+    return replace(deal, **fields)
 
 
 def _pool(visible: torch.Tensor, community: torch.Tensor, rules: DealRules) -> tuple[torch.Tensor, torch.Tensor]:

@@ -28,7 +28,7 @@ import torch
 from agents.batched import BatchedRandom, load_batched
 from agents.heuristic import PRESETS, HeuristicAgent, cowpie, stud
 from agents.heuristic.batched import BatchedHeuristic
-from agents.heuristic.batched_deal import deal_plan, fill_hands, sample_pool
+from agents.heuristic.batched_deal import deal_plan, fill_hands, live_first, sample_pool
 from agents.heuristic.batched_equity import cowpie_splits
 from agents.heuristic.batched_rules import bet_facts, choose_bets, choose_declarations
 from agents.heuristic.batched_values import assignment, high_values, low_values
@@ -210,6 +210,11 @@ def test_key_sums_equal_the_evaluators_on_filled_hands(case: tuple[str, int, dic
     for threshold in (0, bot.threshold):
         got = low_values(bot.hands, deal, drawn, share, threshold)[live]
         assert torch.equal(got, bot.hands.low_value(cards, threshold)[live])
+    compact = live_first(deal, int(deal.live.sum(1).max()))  # live seats first, the rest dropped
+    assert torch.equal((compact.me & compact.live).sum(1), torch.ones(batch.num_tables, dtype=torch.long))
+    kept = compact.live.unsqueeze(1).expand(-1, 64, -1)
+    values = high_values(bot.hands, compact, drawn, assignment(compact, drawn.shape[2]))
+    assert torch.equal(values[kept], bot.hands.high_value(cards)[live])
 
 
 def test_cowpie_splits_equal_the_torch_evaluator() -> None:
