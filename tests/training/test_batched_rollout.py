@@ -330,8 +330,7 @@ def test_step_rewards_keep_each_first_decisions_return() -> None:
         assert np.allclose(plain.returns[a:b], plain.returns[a], atol=1e-5)  # lambda = 1: the final reward
 
 
-def test_heuristic_tables_run_once_the_batched_heuristic_exists() -> None:
-    pytest.importorskip("agents.heuristic.batched")
+def test_heuristic_tables() -> None:
     layout = Layout.build("stud", 2, {})
     c = batched(tiny_net(layout), 2, {"heuristic": 0.5, "heuristic:tight": 0.25, "self": 0.25}, tables=16)
     batch, stats = c.collect(80)
