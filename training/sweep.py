@@ -150,14 +150,14 @@ def run_sweep(args: argparse.Namespace, configs: list[dict[str, Any]], out: Path
     out.mkdir(parents=True, exist_ok=True)
     results = out / "results.jsonl"
     done = _done(results)
-    base = load_config(args.config, list(args.set))
-    updates = max(1, math.ceil(args.decisions / base.rollout.decisions))
-    every = max(1, updates // args.checkpoints)
     jobs = [(i, seed) for i in range(len(configs)) for seed in args.seeds]
     for i, seed in tqdm(jobs, desc="sweep", unit="run", disable=not args.progress):
         if (i, seed) in done:
             continue
         overrides = [*args.set, *(_override(k, v) for k, v in configs[i].items())]
+        # the budget in updates from this configuration's own rollout size
+        updates = max(1, math.ceil(args.decisions / load_config(args.config, overrides).rollout.decisions))
+        every = max(1, updates // args.checkpoints)
         overrides += [
             f"train.seed={seed}",
             f"train.updates={updates}",

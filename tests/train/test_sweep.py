@@ -38,13 +38,16 @@ def test_spaces() -> None:
 
 def test_sweep_scores_runs_exactly_and_continues(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "sweep"
-    argv = [*TINY, "--space=ppo.ent_coef=0.05:0.2:log", "--configs=2", "--seeds=5", "--decisions=512"]
+    argv = [*TINY, "--space=ppo.ent_coef=0.05:0.2:log", "--space=rollout.decisions=128,256", "--configs=2"]
+    argv += ["--seeds=5", "--decisions=512"]
     argv += ["--checkpoints=2", f"--out={out}", "--no-progress"]
     table = main(argv)
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(rows) == 2 and len(table) == 2
     for row in rows:
         assert row["iterates"] == 2 and row["decisions"] >= 512
+        # the budget in updates follows each configuration's own rollout size
+        assert row["decisions"] < 512 + 2 * row["settings"]["rollout.decisions"] + 200
         # the last iterate's score is the trainer's own eval/nash_conv at its last update
         events = EventAccumulator(row["run_dir"], size_guidance={"scalars": 0})
         events.Reload()
