@@ -73,10 +73,11 @@ class Observer:
             self.writers.append((offset, piece, writer))
             offset += piece.size
         self.labels = next((list(p.labels) for p in spec.pieces if isinstance(p, obs.StreetPiece)), [])
+        self.pool = BufferPool()
 
     def __call__(self, s: TableState, viewer: torch.Tensor) -> torch.Tensor:
         b = len(viewer)
-        out = torch.zeros(b, self.size + 1, device=viewer.device)
+        out = self.pool.take(b, self.size + 1, viewer.device)
         ctx = _View(s, self.seats, viewer, self.size)
         for offset, piece, writer in self.writers:
             writer(ctx, out, offset, piece)
@@ -179,6 +180,53 @@ def _split_pairs(device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
         torch.tensor([a for a, _ in SPLIT_PAIRS], device=device),
         torch.tensor([b for _, b in SPLIT_PAIRS], device=device),
     )
+
+
+class BufferPool:
+    """Zeroed float32 buffers for observations, reused once nobody holds them.
+
+    A fresh ``[B, O]`` tensor per step is tens of megabytes at large B, and on the CPU
+    a new allocation that size is new pages from the kernel (page faults) every time:
+    that alone cost more than the rest of a step. A buffer handed out earlier is
+    written again only when no tensor anywhere still uses its storage (not the
+    returned view, not a view of it, not a numpy array on it), so what a caller holds
+    is never changed behind its back; a caller that keeps every observation simply
+    gets fresh ones. CUDA's caching allocator already reuses memory: pooled on the CPU only.
+    """
+
+    KEEP = 3  # buffers kept: the one in the caller's hands, the one being built, a spare
+
+    def __init__(self) -> None:
+        self.buffers: list[torch.Tensor] = []
+
+    @staticmethod
+    def _free(t: torch.Tensor) -> bool:
+        # 2: the pool's own tensor and the temporary storage object of this call
+        return _use_count(t) == 2
+
+    def take(self, rows: int, cols: int, device: torch.device) -> torch.Tensor:
+        """A zeroed ``[rows, cols]`` float32 tensor nobody else holds (the caller hands
+        out views of it only, never the tensor itself: a view is what the count sees)."""
+        if device.type != "cpu" or _use_count is None:
+            return torch.zeros(rows, cols, device=device)
+        for t in self.buffers:
+            if t.shape == (rows, cols) and self._free(t):
+                return t.zero_()
+        t = torch.zeros(rows, cols, device=device)
+        self.buffers = [*[b for b in self.buffers if not self._free(b)][-(self.KEEP - 1) :], t]
+        return t
+
+
+def _storage_use_count() -> Callable[[torch.Tensor], int] | None:
+    """How many tensors share a tensor's storage (torch's private counter; None
+    where this torch has none: then nothing is pooled)."""
+    count = getattr(torch._C, "_storage_Use_Count", None)
+    if count is None:
+        return None
+    return lambda t: int(count(t.untyped_storage()._cdata))
+
+
+_use_count = _storage_use_count()
 
 
 class _View:
