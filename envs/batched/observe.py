@@ -25,6 +25,8 @@ from envs.variants.cowpie.pieces import SPLIT_ROW, Splits
 
 __all__ = ["Observer", "chips_to_units"]
 
+BLOCK_ROWS = 512  # rows of the observation written together (see _View.write)
+
 
 def chips_to_units(amount: torch.Tensor, unit: int) -> torch.Tensor:
     """``Tracker.chips`` as float32: the float64 quotient up to a million units, the
@@ -81,6 +83,7 @@ class Observer:
         ctx = _View(s, self.seats, viewer, self.size)
         for offset, piece, writer in self.writers:
             writer(ctx, out, offset, piece)
+        ctx.write(out)
         return out[:, : self.size]
 
     def chips(self, amount: torch.Tensor) -> torch.Tensor:
@@ -107,14 +110,14 @@ class Observer:
         s = v.s
         to_call = (s.current_bet - Seats.at(s.contrib, v.viewer)).clamp(min=0)
         amounts = torch.stack([s.committed.sum(1), to_call, s.current_bet, s.bet_unit], 1)
-        out[:, off : off + 4] = self.chips(amounts)
-        out[:, off + 4] = (s.bets.double() / piece.cap).float()  # type: ignore[attr-defined]
+        v.put(off, self.chips(amounts))
+        v.put(off + 4, (s.bets.double() / piece.cap).float().unsqueeze(1))  # type: ignore[attr-defined]
 
     def _chips(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
         behind = torch.where(self.seats.unlimited, 0, s.stack)
         pair = torch.stack([v.rel(s.committed), v.rel(behind)], 2)  # [B, P, 2]
-        out[:, off : off + piece.size] = self.chips(pair).flatten(1)
+        v.put(off, self.chips(pair).flatten(1))
 
     def _street(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         lab = v.s.label
@@ -126,7 +129,7 @@ class Observer:
     def _in_hand(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
         pair = torch.stack([v.rel(~s.folded), v.rel(self.seats.all_in(s))], 2)
-        out[:, off : off + piece.size] = pair.flatten(1).float()
+        v.put(off, pair.flatten(1).float())
 
     def _history(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         h = v.s.history  # [B, S, P, LAPS, 7], absolute seats
@@ -134,7 +137,7 @@ class Observer:
         rows = h[:, :streets].reshape(b * streets, p, -1)  # one row per (table, street, seat)
         first = (torch.arange(b * streets, device=h.device) * p).view(b, streets, 1)
         index = (first + v.order.unsqueeze(1)).flatten()  # relative seat r of the viewer: absolute order[r]
-        out[:, off : off + piece.size] = rows.reshape(b * streets * p, -1).index_select(0, index).view(b, -1)
+        v.put(off, rows.reshape(b * streets * p, -1).index_select(0, index).view(b, -1))
 
     def _declarations(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
@@ -183,7 +186,7 @@ def _split_pairs(device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 class BufferPool:
-    """Zeroed float32 buffers for observations, reused once nobody holds them.
+    """float32 buffers for observations, reused once nobody holds them.
 
     A fresh ``[B, O]`` tensor per step is tens of megabytes at large B, and on the CPU
     a new allocation that size is new pages from the kernel (page faults) every time:
@@ -205,14 +208,14 @@ class BufferPool:
         return _use_count(t) == 2
 
     def take(self, rows: int, cols: int, device: torch.device) -> torch.Tensor:
-        """A zeroed ``[rows, cols]`` float32 tensor nobody else holds (the caller hands
+        """A ``[rows, cols]`` float32 tensor nobody else holds, of any contents (the caller hands
         out views of it only, never the tensor itself: a view is what the count sees)."""
         if device.type != "cpu" or _use_count is None:
-            return torch.zeros(rows, cols, device=device)
+            return torch.empty(rows, cols, device=device)
         for t in self.buffers:
             if t.shape == (rows, cols) and self._free(t):
-                return t.zero_()
-        t = torch.zeros(rows, cols, device=device)
+                return t
+        t = torch.empty(rows, cols, device=device)
         self.buffers = [*[b for b in self.buffers if not self._free(b)][-(self.KEEP - 1) :], t]
         return t
 
@@ -234,6 +237,8 @@ class _View:
 
     def __init__(self, s: TableState, seats: Seats, viewer: torch.Tensor, size: int) -> None:
         self.s, self.viewer, self.none = s, viewer, size
+        self.hots: list[torch.Tensor] = []
+        self.dense: list[tuple[int, torch.Tensor]] = []
         self.order = seats.clockwise(viewer)  # relative seat r -> absolute seat
 
     def rel(self, t: torch.Tensor) -> torch.Tensor:
@@ -242,5 +247,22 @@ class _View:
         return t.gather(1, idx)
 
     def hot(self, out: torch.Tensor, index: torch.Tensor) -> None:
-        """Set 1.0 at ``index`` ``[B, K]`` (the spare column where absent)."""
-        out.scatter_(1, index, 1.0)
+        """Set 1.0 at ``index`` ``[B, K]`` (the spare column where absent), in :meth:`write`."""
+        self.hots.append(index)
+
+    def put(self, offset: int, values: torch.Tensor) -> None:
+        """Write ``values`` ``[B, n]`` at columns ``offset..offset + n``, in :meth:`write`."""
+        self.dense.append((offset, values))
+
+    def write(self, out: torch.Tensor) -> None:
+        """Zero ``out`` and write every piece, a block of rows at a time: at large B
+        the vector is tens of megabytes, and one pass per piece over all of it was
+        bound by cache misses; a block stays in cache from its zeroing to its last piece."""
+        index = torch.cat(self.hots, 1) if self.hots else None
+        for start in range(0, out.shape[0], BLOCK_ROWS):
+            block = out[start : start + BLOCK_ROWS]
+            block.zero_()
+            if index is not None:
+                block.scatter_(1, index[start : start + BLOCK_ROWS], 1.0)
+            for offset, values in self.dense:
+                block[:, offset : offset + values.shape[1]] = values[start : start + BLOCK_ROWS]
