@@ -132,7 +132,7 @@ class Program:
         part = s.select(rows, SHOWDOWN_FIELDS)
         award(part, self.spec, self.hands, torch.ones_like(rows, dtype=torch.bool))
         for name in ("payoff", "done", "shown", "actor"):
-            getattr(s, name)[rows] = getattr(part, name)
+            getattr(s, name).index_copy_(0, rows, getattr(part, name))
 
     def _start_round(self, s: TableState, m: torch.Tensor) -> None:
         pc, seats = s.pc, self.seats

@@ -82,14 +82,17 @@ class TableState:
         """The tables ``rows`` (an index tensor) as a smaller state: of the fields
         ``names`` only when given (the others stay whole and must not be read)."""
         return TableState(
-            **{name: t[rows] if names is None or name in names else t for name, t in self.tensors().items()}
+            **{
+                name: t.index_select(0, rows) if names is None or name in names else t
+                for name, t in self.tensors().items()
+            }
         )
 
     def assign(self, rows: torch.Tensor, part: TableState, names: tuple[str, ...] | None = None) -> None:
         """Write ``part`` (from :meth:`select`) back into the tables ``rows``."""
         for name, t in self.tensors().items():
             if names is None or name in names:
-                t[rows] = getattr(part, name)
+                t.index_copy_(0, rows, getattr(part, name))
 
 
 RECORD_FIELDS = ("deck", "button", "hand", "decisions", "n_decisions", "payoff", "done")
