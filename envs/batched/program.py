@@ -30,7 +30,10 @@ __all__ = ["DECISIONS", "Program"]
 DECISIONS = ("bet", "declare", "split")
 # stage kinds started on the CPU for the tables entering them only: (fields read, fields written)
 COMPACT: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "deal": (("deck", "folded", "button", "pc"), ("dptr", "burned", "community", "cards", "up", "ncards", "upranks")),
+    "deal": (
+        ("deck", "folded", "button", "pc"),
+        ("dptr", "burned", "burn_pos", "reused", "community", "cards", "up", "ncards", "upranks"),
+    ),
     "bet": (
         ("pc", "folded", "stack", "upranks", "cards", "up", "button"),
         ("street", "contrib", "current_bet", "bets", "epoch", "seat_epoch", "bet_unit", "bring_in_seat", "actor"),

@@ -124,6 +124,7 @@ class TableBatch:
             self.record_limit,
             spec.split,
             self.device,
+            spec.burns,
         )
 
     # -------------------------------------------------------------- hands
@@ -148,6 +149,7 @@ class TableBatch:
             self.record_limit,
             self.spec.split,
             self.device,
+            self.spec.burns,
         )
         fresh.hand = hands
         fresh.button = buttons

@@ -155,7 +155,6 @@ def test_bad_options_seats_and_devices_match_envs_make() -> None:
         ("chowaha", 2, {}, "DealHoleCards"),
         ("cowboy", 3, {}, "episode of a game"),
         ("dealers_choice", 2, {}, "ChooseGame"),
-        ("stud", 8, {"burn_cards": True}, "reuse shuffle"),
         ("stud", 2, {"stack": 10**50}, "int64"),
     ],
 )
