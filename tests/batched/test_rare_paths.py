@@ -297,3 +297,13 @@ def test_reused_burned_cards_come_in_burn_order() -> None:
     # seventh: stub 46..51 less the burn of deck[46]: deck[47..51] to seats 0..4, then deck[0], deck[22]
     seventh = [env.state.cards[seat][6] for seat in range(7)]
     assert seventh == [*deck[47:52], deck[0], deck[22]]
+
+
+def test_burned_cards_reused_on_the_sync_free_path() -> None:
+    """The GPU path (no host sync, every rule computed for every table) run on the CPU
+    reuses burned cards the same way."""
+    from envs.batched import make
+
+    batch = make("stud", 3, 8, sync_free=True, burn_cards=True)
+    tally = run_lockstep("stud", 8, 3, 45, 15, batch=batch, weights={**NEVER_FOLD, RAISE: 0.05}, burn_cards=True)
+    assert tally.paths["burned cards reused, then a community card"] > 0
