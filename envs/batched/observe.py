@@ -91,14 +91,14 @@ class Observer:
 
     # ------------------------------------------------------------ pieces
     def _own(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
-        cards = v.rel(v.s.cards)[:, 0]  # [B, C]
-        up = v.rel(v.s.up)[:, 0]
+        cards = v.cards()[:, 0]  # [B, C]
+        up = v.up()[:, 0]
         slot = torch.arange(cards.shape[1], device=cards.device) * 53 + off
         v.hot(out, torch.where(cards >= 0, slot + cards, v.none))
         v.hot(out, torch.where((cards >= 0) & up, slot + 52, v.none))
 
     def _up(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
-        cards, up = v.rel(v.s.cards)[:, 1:], v.rel(v.s.up)[:, 1:]  # [B, P-1, C]
+        cards, up = v.cards()[:, 1:], v.up()[:, 1:]  # [B, P-1, C]
         base = (torch.arange(cards.shape[1], device=cards.device) * 52 + off).view(1, -1, 1)
         v.hot(out, torch.where((cards >= 0) & up, base + cards, v.none).flatten(1))
 
@@ -148,7 +148,7 @@ class Observer:
 
     def _shown(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
-        cards = v.rel(s.cards)
+        cards = v.cards()
         shown = v.rel(s.shown).unsqueeze(2) & (cards >= 0)
         base = (torch.arange(self.seats.p, device=cards.device) * 52 + off).view(1, -1, 1)
         v.hot(out, torch.where(shown, base + cards, v.none).flatten(1))
@@ -159,7 +159,7 @@ class Observer:
         own = torch.arange(p, device=s.cards.device) == 0
         chosen = v.rel(s.chosen)
         seen = (chosen >= 0) & (v.rel(s.split_public) | own)  # [B, P]
-        cards = v.rel(s.cards)  # [B, P, 7]
+        cards = v.cards()  # [B, P, 7]
         pick = chosen.clamp(min=0)
         i, j = self.spec_pairs(s.cards.device)
         in_two = (torch.arange(cards.shape[2], device=cards.device) == i[pick].unsqueeze(2)) | (
@@ -238,8 +238,22 @@ class _View:
     def __init__(self, s: TableState, seats: Seats, viewer: torch.Tensor, size: int) -> None:
         self.s, self.viewer, self.none = s, viewer, size
         self.hots: list[torch.Tensor] = []
+        self._cards: torch.Tensor | None = None
+        self._up: torch.Tensor | None = None
         self.dense: list[tuple[int, torch.Tensor]] = []
         self.order = seats.clockwise(viewer)  # relative seat r -> absolute seat
+
+    def cards(self) -> torch.Tensor:
+        """``rel(s.cards)``, gathered once per observation (several pieces read it)."""
+        if self._cards is None:
+            self._cards = self.rel(self.s.cards)
+        return self._cards
+
+    def up(self) -> torch.Tensor:
+        """``rel(s.up)``, gathered once per observation."""
+        if self._up is None:
+            self._up = self.rel(self.s.up)
+        return self._up
 
     def rel(self, t: torch.Tensor) -> torch.Tensor:
         """``t`` ``[B, P, ...]`` with its seat axis in relative order from the viewer."""
