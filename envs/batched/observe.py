@@ -204,8 +204,7 @@ class BufferPool:
 
     @staticmethod
     def _free(t: torch.Tensor) -> bool:
-        # 2: the pool's own tensor and the temporary storage object of this call
-        return _use_count(t) == 2
+        return _use_count(t) == 0  # no tensor but the pool's own
 
     def take(self, rows: int, cols: int, device: torch.device) -> torch.Tensor:
         """A ``[rows, cols]`` float32 tensor nobody else holds, of any contents (the caller hands
@@ -221,12 +220,30 @@ class BufferPool:
 
 
 def _storage_use_count() -> Callable[[torch.Tensor], int] | None:
-    """How many tensors share a tensor's storage (torch's private counter; None
-    where this torch has none: then nothing is pooled)."""
+    """How many tensors share a tensor's storage, less what a lone tensor reads (0:
+    only the pool's own), from torch's private counter; None where this torch has no
+    such counter or it does not see a view and a numpy array: then nothing is pooled."""
     count = getattr(torch._C, "_storage_Use_Count", None)
     if count is None:
         return None
-    return lambda t: int(count(t.untyped_storage()._cdata))
+
+    def raw(t: torch.Tensor) -> int:
+        return int(count(t.untyped_storage()._cdata))
+
+    try:
+        probe = torch.zeros(2, 2)
+        alone = raw(probe)
+        view = probe[:, :1]
+        with_view = raw(probe)
+        del view
+        array = probe.numpy()
+        with_array = raw(probe)
+        del array
+    except (RuntimeError, TypeError, AttributeError):
+        return None
+    if not (with_view > alone and with_array > alone and raw(probe) == alone):
+        return None
+    return lambda t: raw(t) - alone
 
 
 _use_count = _storage_use_count()
