@@ -7,6 +7,11 @@ every decision) runs the same variant in the same process right before, so the
 ratio holds on a noisy machine. One CPU thread unless ``--threads`` says otherwise.
 Memory per table counts the batch's state tensors and one observation row.
 
+Two rates per row: decisions per second of wall time, and decisions per second of
+this process's CPU time (``time.process_time``). On a quiet core they agree; on a
+shared machine the wall rate falls with whatever else runs, while the CPU-time rate
+estimates what one dedicated thread does. ``x scalar`` compares CPU-time rates.
+
 Usage: ``python benchmarks/bench_batched.py [--seconds 1] [--sizes 1 64 1024 4096 16384]
 [--only stud cowpie] [--device cpu]``
 """
@@ -39,12 +44,12 @@ CASES: list[tuple[str, str, int, dict[str, Any]]] = [
 SIZES = (1, 64, 1024, 4096, 16384)
 
 
-def scalar_rate(name: str, players: int, options: dict[str, Any], seconds: float) -> float:
-    """Decisions/s of the scalar AEC env with random legal play."""
+def scalar_rate(name: str, players: int, options: dict[str, Any], seconds: float) -> tuple[float, float]:
+    """(decisions per wall second, per CPU second) of the scalar AEC env with random legal play."""
     env = envs.make_raw(name, players, **options)
     rng = np.random.default_rng(0)
     env.reset(seed=0)
-    decisions, start = 0, time.perf_counter()
+    decisions, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         for _ in range(200):
             agent = env.agent_selection
@@ -54,13 +59,13 @@ def scalar_rate(name: str, players: int, options: dict[str, Any], seconds: float
             obs = env.observe(agent)
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             decisions += 1
-    return decisions / (time.perf_counter() - start)
+    return decisions / (time.perf_counter() - start), decisions / (time.process_time() - cpu)
 
 
 def batched_rate(
     name: str, players: int, options: dict[str, Any], b: int, seconds: float, device: str
-) -> tuple[float, float]:
-    """(decisions/s, bytes per table) of a batch of ``b`` tables."""
+) -> tuple[float, float, float]:
+    """(decisions per wall second, per CPU second, bytes per table) of a batch of ``b`` tables."""
     batch = eb.make(name, b, players, device=device, **options)
     out = batch.reset(seed=0)
     gen = torch.Generator(device=device).manual_seed(0)
@@ -73,17 +78,17 @@ def batched_rate(
         out = one()
     sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
     sync()
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds or steps < 2:
         out = one()
         steps += 1
         if device.startswith("cuda") and steps % 10 == 0:
             sync()
     sync()
-    rate = steps * b / (time.perf_counter() - start)
+    rate, cpu_rate = steps * b / (time.perf_counter() - start), steps * b / (time.process_time() - cpu)
     state = sum(t.element_size() * t.numel() for t in batch.state.tensors().values())
     last = sum(t.element_size() * t.numel() for t in batch.last.tensors().values())
-    return rate, (state + last) / b + 4 * (batch.observation_size + batch.num_actions)
+    return rate, cpu_rate, (state + last) / b + 4 * (batch.observation_size + batch.num_actions)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,14 +102,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     cases = [c for c in CASES if args.only is None or c[0] in args.only or c[1] in args.only]
     print(f"device {args.device}, {args.threads} thread(s), {args.seconds:g} s per row, random legal play")
-    print("| case | B | decisions/s | x scalar | bytes/table |")
-    print("|---|---:|---:|---:|---:|")
+    print("| case | B | decisions/s (wall) | decisions per CPU s | x scalar | bytes/table |")
+    print("|---|---:|---:|---:|---:|---:|")
     for label, name, players, options in cases:
-        scalar = scalar_rate(name, players, options, args.seconds)
-        print(f"| {label} | scalar AEC | {scalar:,.0f} | 1.0 | |", flush=True)
+        scalar, scalar_cpu = scalar_rate(name, players, options, args.seconds)
+        print(f"| {label} | scalar AEC | {scalar:,.0f} | {scalar_cpu:,.0f} | 1.0 | |", flush=True)
         for b in args.sizes:
-            rate, per_table = batched_rate(name, players, options, b, args.seconds, args.device)
-            print(f"| {label} | {b} | {rate:,.0f} | {rate / scalar:.1f} | {per_table:,.0f} |", flush=True)
+            rate, cpu_rate, per_table = batched_rate(name, players, options, b, args.seconds, args.device)
+            ratio = cpu_rate / scalar_cpu
+            print(f"| {label} | {b} | {rate:,.0f} | {cpu_rate:,.0f} | {ratio:.1f} | {per_table:,.0f} |", flush=True)
     return 0
 
 

@@ -183,13 +183,16 @@ def apply_bet(
 
 
 def _log_action(s: TableState, m: torch.Tensor, seat: torch.Tensor, kind: torch.Tensor, amount: torch.Tensor) -> None:
-    """The ``History`` piece's update for one action per table of ``m``."""
-    b = torch.arange(len(seat), device=seat.device)
+    """The ``History`` piece's update for one action per table of ``m``, through flat
+    indices into the contiguous history (one gather and two scatters, not five-way
+    advanced indexing)."""
+    b, streets, p, laps_n, stride = s.history.shape
     street, who = s.street.clamp(min=0), seat.clamp(min=0)
-    laps = s.laps[b, street, who]
-    lap = laps.clamp(max=s.history.shape[3] - 1)
-    mf = m.to(s.history.dtype)
-    s.history[b, street, who, lap, kind] += mf
-    old = s.history[b, street, who, lap, -1]
-    s.history[b, street, who, lap, -1] = torch.where(m, amount, old)
-    s.laps[b, street, who] = laps + m.long()
+    cell = (torch.arange(b, device=seat.device) * streets + street) * p + who  # (table, street, seat)
+    laps = s.laps.view(-1).gather(0, cell)
+    base = (cell * laps_n + laps.clamp(max=laps_n - 1)) * stride
+    history = s.history.view(-1)
+    history.index_add_(0, base + kind, m.to(history.dtype))
+    last = base + stride - 1
+    history.scatter_(0, last, torch.where(m, amount.to(history.dtype), history.gather(0, last)))
+    s.laps.view(-1).scatter_(0, cell, laps + m.long())

@@ -41,6 +41,7 @@ class StreetTable:
     spare: torch.Tensor  # [J] bool: burn only cards the hand cannot need
     still: torch.Tensor  # [J] cards per player in this street and the later ones
     short: torch.Tensor  # [J] bool: a community card when the stub is short
+    reuse: bool  # burned cards can be reused (a burn and a short-stub street)
 
     @classmethod
     def of(cls, stages: list[Stage], device: torch.device) -> StreetTable:
@@ -57,7 +58,26 @@ class StreetTable:
             spare=t([s.spare_burns for s in stages], torch.bool),
             still=t([s.still_to_deal for s in stages]),
             short=t([s.community_when_short for s in stages], torch.bool),
+            reuse=any(s.kind == "deal" and s.burn for s in stages) and any(s.community_when_short for s in stages),
         )
+
+
+def _cards_at(s: TableState, pos: torch.Tensor, reuse: bool) -> torch.Tensor:
+    """The cards at stub positions ``pos`` ``[B, K]``: deck positions, and past the
+    deck's end the burned cards put under the stub, in burn order."""
+    d = s.deck.shape[1]
+    if reuse:
+        extra = (pos - d).clamp(0, s.burn_pos.shape[1] - 1)
+        pos = torch.where(pos < d, pos, s.burn_pos.gather(1, extra))
+    return s.deck.gather(1, pos.clamp(0, d - 1))
+
+
+def _burn(s: TableState, burn: torch.Tensor) -> None:
+    """Burn the top card at the tables of ``burn``, keeping where it lay in the deck."""
+    slot = s.burned.clamp(max=s.burn_pos.shape[1] - 1).unsqueeze(1)
+    s.burn_pos.scatter_(1, slot, torch.where(burn.unsqueeze(1), s.dptr.unsqueeze(1), s.burn_pos.gather(1, slot)))
+    s.dptr = s.dptr + burn.long()
+    s.burned = s.burned + burn.long()
 
 
 def deal_street(s: TableState, seats: Seats, m: torch.Tensor, streets: StreetTable) -> None:
@@ -66,13 +86,16 @@ def deal_street(s: TableState, seats: Seats, m: torch.Tensor, streets: StreetTab
     live_n = live_count(s)
     pc = s.pc
     count = streets.count[pc]
-    stub = d - s.dptr
+    stub = d + s.reused - s.dptr
     room = torch.where(streets.spare[pc], stub > streets.still[pc] * live_n, True)
-    burn = m & streets.burn[pc] & (stub > 0) & room
-    s.dptr = s.dptr + burn.long()
-    s.burned = s.burned + burn.long()
-    short = m & streets.short[pc] & ((d - s.dptr) < live_n)
-    top = s.deck.gather(1, s.dptr.clamp(max=d - 1).unsqueeze(1)).squeeze(1)
+    _burn(s, m & streets.burn[pc] & (stub > 0) & room)
+    short = m & streets.short[pc] & ((d + s.reused - s.dptr) < live_n)
+    if streets.reuse:  # the stub ran short: the burned cards go under it (_reuse_burned)
+        reuse = short & (s.burned > 0)
+        s.reused = torch.where(reuse, s.reused + s.burned, s.reused)
+        s.burned = torch.where(reuse, 0, s.burned)
+        short = short & ((d + s.reused - s.dptr) < live_n)
+    top = _cards_at(s, s.dptr.unsqueeze(1), streets.reuse).squeeze(1)
     s.community = torch.where(short, top, s.community)
     s.dptr = s.dptr + short.long()
     dealing = m & ~short
@@ -81,8 +104,7 @@ def deal_street(s: TableState, seats: Seats, m: torch.Tensor, streets: StreetTab
     faces = streets.faces[pc]
     for j in range(streets.faces.shape[1]):
         now = live & (j < count).unsqueeze(1)
-        pos = (s.dptr.unsqueeze(1) + j * live_n.unsqueeze(1) + rank).clamp(0, d - 1)
-        card = s.deck.gather(1, pos)
+        card = _cards_at(s, s.dptr.unsqueeze(1) + j * live_n.unsqueeze(1) + rank, streets.reuse)
         slot = s.ncards.clamp(max=s.cards.shape[2] - 1).unsqueeze(2)
         s.cards.scatter_(2, slot, torch.where(now, card, s.cards.gather(2, slot).squeeze(2)).unsqueeze(2))
         face = faces[:, j].unsqueeze(1)

@@ -25,6 +25,8 @@ from envs.variants.cowpie.pieces import SPLIT_ROW, Splits
 
 __all__ = ["Observer", "chips_to_units"]
 
+BLOCK_ROWS = 512  # rows of the observation written together (see _View.write)
+
 
 def chips_to_units(amount: torch.Tensor, unit: int) -> torch.Tensor:
     """``Tracker.chips`` as float32: the float64 quotient up to a million units, the
@@ -73,13 +75,15 @@ class Observer:
             self.writers.append((offset, piece, writer))
             offset += piece.size
         self.labels = next((list(p.labels) for p in spec.pieces if isinstance(p, obs.StreetPiece)), [])
+        self.pool = BufferPool()
 
     def __call__(self, s: TableState, viewer: torch.Tensor) -> torch.Tensor:
         b = len(viewer)
-        out = torch.zeros(b, self.size + 1, device=viewer.device)
+        out = self.pool.take(b, self.size + 1, viewer.device)
         ctx = _View(s, self.seats, viewer, self.size)
         for offset, piece, writer in self.writers:
             writer(ctx, out, offset, piece)
+        ctx.write(out)
         return out[:, : self.size]
 
     def chips(self, amount: torch.Tensor) -> torch.Tensor:
@@ -87,14 +91,14 @@ class Observer:
 
     # ------------------------------------------------------------ pieces
     def _own(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
-        cards = v.rel(v.s.cards)[:, 0]  # [B, C]
-        up = v.rel(v.s.up)[:, 0]
+        cards = v.cards()[:, 0]  # [B, C]
+        up = v.up()[:, 0]
         slot = torch.arange(cards.shape[1], device=cards.device) * 53 + off
         v.hot(out, torch.where(cards >= 0, slot + cards, v.none))
         v.hot(out, torch.where((cards >= 0) & up, slot + 52, v.none))
 
     def _up(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
-        cards, up = v.rel(v.s.cards)[:, 1:], v.rel(v.s.up)[:, 1:]  # [B, P-1, C]
+        cards, up = v.cards()[:, 1:], v.up()[:, 1:]  # [B, P-1, C]
         base = (torch.arange(cards.shape[1], device=cards.device) * 52 + off).view(1, -1, 1)
         v.hot(out, torch.where((cards >= 0) & up, base + cards, v.none).flatten(1))
 
@@ -106,14 +110,14 @@ class Observer:
         s = v.s
         to_call = (s.current_bet - Seats.at(s.contrib, v.viewer)).clamp(min=0)
         amounts = torch.stack([s.committed.sum(1), to_call, s.current_bet, s.bet_unit], 1)
-        out[:, off : off + 4] = self.chips(amounts)
-        out[:, off + 4] = (s.bets.double() / piece.cap).float()  # type: ignore[attr-defined]
+        v.put(off, self.chips(amounts))
+        v.put(off + 4, (s.bets.double() / piece.cap).float().unsqueeze(1))  # type: ignore[attr-defined]
 
     def _chips(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
         behind = torch.where(self.seats.unlimited, 0, s.stack)
         pair = torch.stack([v.rel(s.committed), v.rel(behind)], 2)  # [B, P, 2]
-        out[:, off : off + piece.size] = self.chips(pair).flatten(1)
+        v.put(off, self.chips(pair).flatten(1))
 
     def _street(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         lab = v.s.label
@@ -125,7 +129,7 @@ class Observer:
     def _in_hand(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
         pair = torch.stack([v.rel(~s.folded), v.rel(self.seats.all_in(s))], 2)
-        out[:, off : off + piece.size] = pair.flatten(1).float()
+        v.put(off, pair.flatten(1).float())
 
     def _history(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         h = v.s.history  # [B, S, P, LAPS, 7], absolute seats
@@ -133,7 +137,7 @@ class Observer:
         rows = h[:, :streets].reshape(b * streets, p, -1)  # one row per (table, street, seat)
         first = (torch.arange(b * streets, device=h.device) * p).view(b, streets, 1)
         index = (first + v.order.unsqueeze(1)).flatten()  # relative seat r of the viewer: absolute order[r]
-        out[:, off : off + piece.size] = rows.reshape(b * streets * p, -1).index_select(0, index).view(b, -1)
+        v.put(off, rows.reshape(b * streets * p, -1).index_select(0, index).view(b, -1))
 
     def _declarations(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
@@ -144,7 +148,7 @@ class Observer:
 
     def _shown(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         s = v.s
-        cards = v.rel(s.cards)
+        cards = v.cards()
         shown = v.rel(s.shown).unsqueeze(2) & (cards >= 0)
         base = (torch.arange(self.seats.p, device=cards.device) * 52 + off).view(1, -1, 1)
         v.hot(out, torch.where(shown, base + cards, v.none).flatten(1))
@@ -155,7 +159,7 @@ class Observer:
         own = torch.arange(p, device=s.cards.device) == 0
         chosen = v.rel(s.chosen)
         seen = (chosen >= 0) & (v.rel(s.split_public) | own)  # [B, P]
-        cards = v.rel(s.cards)  # [B, P, 7]
+        cards = v.cards()  # [B, P, 7]
         pick = chosen.clamp(min=0)
         i, j = self.spec_pairs(s.cards.device)
         in_two = (torch.arange(cards.shape[2], device=cards.device) == i[pick].unsqueeze(2)) | (
@@ -181,12 +185,92 @@ def _split_pairs(device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
     )
 
 
+class BufferPool:
+    """float32 buffers for observations, reused once nobody holds them.
+
+    A fresh ``[B, O]`` tensor per step is tens of megabytes at large B, and on the CPU
+    a new allocation that size is new pages from the kernel (page faults) every time:
+    that alone cost more than the rest of a step. A buffer handed out earlier is
+    written again only when no tensor anywhere still uses its storage (not the
+    returned view, not a view of it, not a numpy array on it), so what a caller holds
+    is never changed behind its back; a caller that keeps every observation simply
+    gets fresh ones. CUDA's caching allocator already reuses memory: pooled on the CPU only.
+    """
+
+    KEEP = 3  # buffers kept: the one in the caller's hands, the one being built, a spare
+
+    def __init__(self) -> None:
+        self.buffers: list[torch.Tensor] = []
+
+    @staticmethod
+    def _free(t: torch.Tensor) -> bool:
+        return _use_count(t) == 0  # no tensor but the pool's own
+
+    def take(self, rows: int, cols: int, device: torch.device) -> torch.Tensor:
+        """A ``[rows, cols]`` float32 tensor nobody else holds, of any contents (the caller hands
+        out views of it only, never the tensor itself: a view is what the count sees)."""
+        if device.type != "cpu" or _use_count is None:
+            return torch.empty(rows, cols, device=device)
+        for t in self.buffers:
+            if t.shape == (rows, cols) and self._free(t):
+                return t
+        t = torch.empty(rows, cols, device=device)
+        self.buffers = [*[b for b in self.buffers if not self._free(b)][-(self.KEEP - 1) :], t]
+        return t
+
+
+def _storage_use_count() -> Callable[[torch.Tensor], int] | None:
+    """How many tensors share a tensor's storage, less what a lone tensor reads (0:
+    only the pool's own), from torch's private counter; None where this torch has no
+    such counter or it does not see a view and a numpy array: then nothing is pooled."""
+    count = getattr(torch._C, "_storage_Use_Count", None)
+    if count is None:
+        return None
+
+    def raw(t: torch.Tensor) -> int:
+        return int(count(t.untyped_storage()._cdata))
+
+    try:
+        probe = torch.zeros(2, 2)
+        alone = raw(probe)
+        view = probe[:, :1]
+        with_view = raw(probe)
+        del view
+        array = probe.numpy()
+        with_array = raw(probe)
+        del array
+    except (RuntimeError, TypeError, AttributeError):
+        return None
+    if not (with_view > alone and with_array > alone and raw(probe) == alone):
+        return None
+    return lambda t: raw(t) - alone
+
+
+_use_count = _storage_use_count()
+
+
 class _View:
     """One observation call: the state, the viewers and relative-seat gathers."""
 
     def __init__(self, s: TableState, seats: Seats, viewer: torch.Tensor, size: int) -> None:
         self.s, self.viewer, self.none = s, viewer, size
+        self.hots: list[torch.Tensor] = []
+        self._cards: torch.Tensor | None = None
+        self._up: torch.Tensor | None = None
+        self.dense: list[tuple[int, torch.Tensor]] = []
         self.order = seats.clockwise(viewer)  # relative seat r -> absolute seat
+
+    def cards(self) -> torch.Tensor:
+        """``rel(s.cards)``, gathered once per observation (several pieces read it)."""
+        if self._cards is None:
+            self._cards = self.rel(self.s.cards)
+        return self._cards
+
+    def up(self) -> torch.Tensor:
+        """``rel(s.up)``, gathered once per observation."""
+        if self._up is None:
+            self._up = self.rel(self.s.up)
+        return self._up
 
     def rel(self, t: torch.Tensor) -> torch.Tensor:
         """``t`` ``[B, P, ...]`` with its seat axis in relative order from the viewer."""
@@ -194,5 +278,22 @@ class _View:
         return t.gather(1, idx)
 
     def hot(self, out: torch.Tensor, index: torch.Tensor) -> None:
-        """Set 1.0 at ``index`` ``[B, K]`` (the spare column where absent)."""
-        out.scatter_(1, index, 1.0)
+        """Set 1.0 at ``index`` ``[B, K]`` (the spare column where absent), in :meth:`write`."""
+        self.hots.append(index)
+
+    def put(self, offset: int, values: torch.Tensor) -> None:
+        """Write ``values`` ``[B, n]`` at columns ``offset..offset + n``, in :meth:`write`."""
+        self.dense.append((offset, values))
+
+    def write(self, out: torch.Tensor) -> None:
+        """Zero ``out`` and write every piece, a block of rows at a time: at large B
+        the vector is tens of megabytes, and one pass per piece over all of it was
+        bound by cache misses; a block stays in cache from its zeroing to its last piece."""
+        index = torch.cat(self.hots, 1) if self.hots else None
+        for start in range(0, out.shape[0], BLOCK_ROWS):
+            block = out[start : start + BLOCK_ROWS]
+            block.zero_()
+            if index is not None:
+                block.scatter_(1, index[start : start + BLOCK_ROWS], 1.0)
+            for offset, values in self.dense:
+                block[:, offset : offset + values.shape[1]] = values[start : start + BLOCK_ROWS]

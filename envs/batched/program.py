@@ -28,6 +28,18 @@ from envs.variants.cowpie.rules import SPLIT_PHASE
 __all__ = ["DECISIONS", "Program"]
 
 DECISIONS = ("bet", "declare", "split")
+# stage kinds started on the CPU for the tables entering them only: (fields read, fields written)
+COMPACT: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "deal": (
+        ("deck", "folded", "button", "pc"),
+        ("dptr", "burned", "burn_pos", "reused", "community", "cards", "up", "ncards", "upranks"),
+    ),
+    "bet": (
+        ("pc", "folded", "stack", "upranks", "cards", "up", "button"),
+        ("street", "contrib", "current_bet", "bets", "epoch", "seat_epoch", "bet_unit", "bring_in_seat", "actor"),
+    ),
+}
+COMPACT_SHARE = 0.5  # above this share of the tables, work on the whole batch
 KINDS = ("deal", "bet", "declare", "split", "phase", "reveal", "showdown")
 
 
@@ -75,27 +87,44 @@ class Program:
     # -------------------------------------------------------------- stages
     def _start(self, s: TableState, enter: torch.Tensor, kinds: list[str]) -> None:
         """Begin the stage each table of ``enter`` is at (every kind of ``kinds`` at once)."""
-        seats, pc, kind = self.seats, s.pc, self.kind[s.pc]
+        pc, kind = s.pc, self.kind[s.pc]
         label = self.label[pc]
         s.label = torch.where(enter & (label >= 0), label, s.label)
         for k in kinds:
             m = enter & (kind == KINDS.index(k))
-            if not self.sync_free and not bool(m.any()):
-                continue
-            if k == "deal":
-                deal_street(s, seats, m, self.streets)
-            elif k == "bet":
-                self._start_round(s, m)
-            elif k == "declare":
-                s.declared = torch.where(m.unsqueeze(1), -1, s.declared)
-                s.revealed = s.revealed & ~m
-                s.actor = torch.where(m, self._first_undecided(s, s.declared), s.actor)
-            elif k == "split":
-                self._start_split(s, m)
-            elif k == "reveal":
-                s.split_public = torch.where(m.unsqueeze(1), ~s.folded & (s.chosen >= 0), s.split_public)
-            elif k == "showdown":
-                self._award(s, m)
+            if not self.sync_free:
+                rows = m.nonzero().squeeze(1)
+                if len(rows) == 0:
+                    continue
+                if k in COMPACT and len(rows) <= COMPACT_SHARE * len(m):
+                    self._start_rows(s, rows, k)
+                    continue
+            self._start_kind(s, m, k)
+
+    def _start_rows(self, s: TableState, rows: torch.Tensor, k: str) -> None:
+        """``_start_kind`` on the tables ``rows`` only, as a smaller state: on the CPU
+        a street dealt or a round opened at a few tables costs those tables only."""
+        reads, writes = COMPACT[k]
+        part = s.select(rows, reads + writes)
+        self._start_kind(part, torch.ones_like(rows, dtype=torch.bool), k)
+        s.assign(rows, part, writes)
+
+    def _start_kind(self, s: TableState, m: torch.Tensor, k: str) -> None:
+        """Begin the stages of kind ``k`` at the tables of ``m``."""
+        if k == "deal":
+            deal_street(s, self.seats, m, self.streets)
+        elif k == "bet":
+            self._start_round(s, m)
+        elif k == "declare":
+            s.declared = torch.where(m.unsqueeze(1), -1, s.declared)
+            s.revealed = s.revealed & ~m
+            s.actor = torch.where(m, self._first_undecided(s, s.declared), s.actor)
+        elif k == "split":
+            self._start_split(s, m)
+        elif k == "reveal":
+            s.split_public = torch.where(m.unsqueeze(1), ~s.folded & (s.chosen >= 0), s.split_public)
+        elif k == "showdown":
+            self._award(s, m)
 
     def _award(self, s: TableState, m: torch.Tensor) -> None:
         """The showdown; on the CPU only the tables that reach it are evaluated."""
@@ -106,7 +135,7 @@ class Program:
         part = s.select(rows, SHOWDOWN_FIELDS)
         award(part, self.spec, self.hands, torch.ones_like(rows, dtype=torch.bool))
         for name in ("payoff", "done", "shown", "actor"):
-            getattr(s, name)[rows] = getattr(part, name)
+            getattr(s, name).index_copy_(0, rows, getattr(part, name))
 
     def _start_round(self, s: TableState, m: torch.Tensor) -> None:
         pc, seats = s.pc, self.seats

@@ -85,6 +85,7 @@ class Spec:
     unit: int
     deck: tuple[int, ...]
     split: bool = field(default=False)
+    burns: int = field(default=0)  # deal stages that burn a card (burn positions kept per table)
 
     @property
     def num_players(self) -> int:
@@ -210,26 +211,11 @@ def _check_chips(game: Game, stacks: list[int | None], ante: int) -> None:
         )
 
 
-def _check_reuse(game: Game, stages: list[Stage]) -> None:
-    """Burned cards reused at seventh street are reshuffled by the scalar engine's
-    numpy generator, which a batched table cannot follow: refuse tables that can get there."""
-    burns = sum(1 for s in stages if s.kind == "deal" and s.burn)
-    cards = sum(len(s.deal) for s in stages if s.kind == "deal")
-    short = any(s.community_when_short for s in stages)
-    if short and burns and burns + cards * game.num_players > len(game.deck):
-        raise NoBatchedFormError(
-            f"{game.name} with burn_cards and {game.num_players} players can run the stub short at the last "
-            "street, where the scalar engine reuses the burned cards in an order drawn from its numpy generator: "
-            "that reuse shuffle has no batched form yet (use fewer players or burn_cards=False)"
-        )
-
-
 def compile_game(game: Game) -> Spec:
     """The batched form of a scalar game (raises :class:`NoBatchedFormError`)."""
     if game.variant.episode != "hand":
         raise _missing(f"an episode of a {game.variant.episode}", game)
     stages, shares, showdown, ante = _stages(game)
-    _check_reuse(game, stages)
     options = game.options
     stacks = stacks_for(getattr(options, "stack", None), game.num_players)
     _check_chips(game, stacks, ante)
@@ -253,4 +239,5 @@ def compile_game(game: Game) -> Spec:
         unit=game.unit,
         deck=tuple(game.deck),
         split=any(s.kind == "split" for s in stages),
+        burns=sum(1 for s in stages if s.kind == "deal" and s.burn),
     )

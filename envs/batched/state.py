@@ -27,7 +27,9 @@ class TableState:
 
     deck: torch.Tensor  # [B, D] card ints, top card first
     dptr: torch.Tensor  # [B] cards taken from the deck (dealt and burned)
-    burned: torch.Tensor  # [B] cards burned
+    burned: torch.Tensor  # [B] cards burned (and not reused)
+    burn_pos: torch.Tensor  # [B, K] deck positions of the burned cards in burn order, -1 empty
+    reused: torch.Tensor  # [B] burned cards put under the stub at the last street (dealt after deck position D - 1)
     cards: torch.Tensor  # [B, P, C] dealt order, -1 empty
     up: torch.Tensor  # [B, P, C] bool face up
     ncards: torch.Tensor  # [B, P]
@@ -82,14 +84,17 @@ class TableState:
         """The tables ``rows`` (an index tensor) as a smaller state: of the fields
         ``names`` only when given (the others stay whole and must not be read)."""
         return TableState(
-            **{name: t[rows] if names is None or name in names else t for name, t in self.tensors().items()}
+            **{
+                name: t.index_select(0, rows) if names is None or name in names else t
+                for name, t in self.tensors().items()
+            }
         )
 
     def assign(self, rows: torch.Tensor, part: TableState, names: tuple[str, ...] | None = None) -> None:
         """Write ``part`` (from :meth:`select`) back into the tables ``rows``."""
         for name, t in self.tensors().items():
             if names is None or name in names:
-                t[rows] = getattr(part, name)
+                t.index_copy_(0, rows, getattr(part, name))
 
 
 RECORD_FIELDS = ("deck", "button", "hand", "decisions", "n_decisions", "payoff", "done")
@@ -113,7 +118,15 @@ SHOWDOWN_FIELDS = (
 
 
 def new_state(
-    b: int, p: int, slots: int, deck: int, streets: int, history: int, splits: bool, device: torch.device
+    b: int,
+    p: int,
+    slots: int,
+    deck: int,
+    streets: int,
+    history: int,
+    splits: bool,
+    device: torch.device,
+    burns: int = 1,
 ) -> TableState:
     """Empty tables (no hand dealt)."""
     long, boolean = torch.int64, torch.bool
@@ -126,6 +139,8 @@ def new_state(
         deck=z(b, deck),
         dptr=z(b),
         burned=z(b),
+        burn_pos=z(b, max(burns, 1), fill=-1),
+        reused=z(b),
         cards=z(b, p, slots, fill=-1),
         up=z(b, p, slots, dtype=boolean),
         ncards=z(b, p),

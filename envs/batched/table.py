@@ -26,7 +26,7 @@ from envs.batched.spec import Spec, compile_game
 from envs.batched.state import RECORD_FIELDS, TableState, new_state
 from envs.engine.errors import IllegalActionError
 from envs.engine.history import HandRecord
-from envs.engine.options import check_int, check_seed, quoted
+from envs.engine.options import check_choice, check_int, check_seed, quoted
 from envs.registry import variant_of
 
 __all__ = ["BatchStep", "BatchedIllegalActionError", "TableBatch", "make"]
@@ -46,6 +46,8 @@ class BatchStep:
         rewards: ``[B, P]`` float32 what each seat won at this step, in the variant's unit.
         done: ``[B]`` bool: the table's hand ended at this step (it has been dealt the
             next hand already when ``auto_reset``).
+        illegal: ``[B]`` bool with ``illegal_action="lose"``: the tables whose seat to
+            act lost its hand at this step for an illegal action (None otherwise).
     """
 
     observation: torch.Tensor
@@ -53,6 +55,7 @@ class BatchStep:
     seat: torch.Tensor
     rewards: torch.Tensor
     done: torch.Tensor
+    illegal: torch.Tensor | None = None
 
 
 class BatchedIllegalActionError(IllegalActionError):
@@ -94,8 +97,10 @@ class TableBatch:
         check_actions: bool = True,
         record_limit: int = 256,
         sync_free: bool | None = None,
+        illegal_action: str = "raise",
     ) -> None:
         self.spec, self.num_tables, self.device = spec, num_tables, device
+        self.illegal_action = illegal_action
         self.game = spec.game
         self.num_players = p = spec.num_players
         self.num_actions = spec.num_actions
@@ -124,6 +129,7 @@ class TableBatch:
             self.record_limit,
             spec.split,
             self.device,
+            spec.burns,
         )
 
     # -------------------------------------------------------------- hands
@@ -148,6 +154,7 @@ class TableBatch:
             self.record_limit,
             self.spec.split,
             self.device,
+            self.spec.burns,
         )
         fresh.hand = hands
         fresh.button = buttons
@@ -190,14 +197,35 @@ class TableBatch:
         s = self.state
         if active is not None and (active.shape != (self.num_tables,) or active.dtype != torch.bool):
             raise ValueError(f"active must be a bool tensor of shape ({self.num_tables},)")
-        actions = self._check(actions, active)
+        actions, lost = self._check(actions, active)
         was_done = s.done.clone()
+        if lost is not None:
+            offender = s.actor.clone()
+            active = ~lost if active is None else active & ~lost
         self.program.apply(s, actions, active)
+        if lost is not None:
+            self._lose(s, lost)
         done = s.done & ~was_done  # finished at this step (without auto_reset a table stays done)
         rewards = (s.payoff.double() / self.spec.unit).float() * done.unsqueeze(1)
+        if lost is not None:
+            rewards = torch.where(lost.unsqueeze(1), self._losing(offender), rewards)
         if self.auto_reset:
             self._redeal(done)
-        return self._result(rewards, done)
+        return self._result(rewards, done, lost)
+
+    def _lose(self, s: TableState, lost: torch.Tensor) -> None:
+        """End the hands of the tables ``lost`` where they stand (``illegal_action="lose"``):
+        no chips change hands, the rewards are the AEC env's (see :meth:`_losing`)."""
+        s.done = s.done | lost
+        s.actor = torch.where(lost, -1, s.actor)
+        s.payoff = torch.where(lost.unsqueeze(1), 0, s.payoff)
+
+    def _losing(self, offender: torch.Tensor) -> torch.Tensor:
+        """``[B, P]`` the AEC env's rewards for an illegal action: -1 for the offender,
+        +1 shared by the others (PettingZoo's convention)."""
+        p = self.num_players
+        share = torch.full((self.num_tables, p), 1.0 / (p - 1), dtype=torch.float64, device=self.device)
+        return torch.where(self.seats.onehot(offender), -1.0, share).float()
 
     def _redeal(self, done: torch.Tensor) -> None:
         s = self.state
@@ -214,12 +242,14 @@ class TableBatch:
         hands = old.hand + 1
         s.assign(rows, self._deal(old, rows, hands, None, self._next_buttons(old.button, hands, rows)))
 
-    def _result(self, rewards: torch.Tensor, done: torch.Tensor) -> BatchStep:
+    def _result(self, rewards: torch.Tensor, done: torch.Tensor, lost: torch.Tensor | None = None) -> BatchStep:
         s = self.state
         mask = self.program.mask(s)
         self._mask = mask
         seat = s.actor
-        return BatchStep(self.observer(s, seat.clamp(min=0)), mask, seat.clone(), rewards, done)
+        if lost is None and self.illegal_action == "lose":
+            lost = torch.zeros_like(done)
+        return BatchStep(self.observer(s, seat.clamp(min=0)), mask, seat.clone(), rewards, done, lost)
 
     def observe(self, seat: int | torch.Tensor) -> torch.Tensor:
         """``[B, O]``: every table's observation for ``seat`` (an int, or ``[B]`` seats)."""
@@ -236,7 +266,10 @@ class TableBatch:
         return self.program.mask(self.state)
 
     # ------------------------------------------------------------- checks
-    def _check(self, actions: Any, active: torch.Tensor | None = None) -> torch.Tensor:
+    def _check(self, actions: Any, active: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The actions as int64, and with ``illegal_action="lose"`` the ``[B]`` tables
+        whose action is illegal (masked out or out of range; no host sync). A
+        malformed tensor (type, shape, dtype, device) always raises."""
         b = self.num_tables
         if not isinstance(actions, torch.Tensor):
             raise BatchedIllegalActionError(
@@ -258,15 +291,17 @@ class TableBatch:
             )
         actions = actions.long()
         if not self.check_actions:
-            return actions
+            return actions, None
         mask = self._mask if self._mask is not None else self.program.mask(self.state)
         live = ~self.state.done if active is None else ~self.state.done & active.to(self.device)
         in_range = (actions >= 0) & (actions < self.num_actions)
         legal = mask.gather(1, actions.clamp(0, self.num_actions - 1).unsqueeze(1)).squeeze(1) & in_range
         bad = live & ~legal
+        if self.illegal_action == "lose":
+            return actions, bad  # the tables of bad do not act: their action is never applied
         if bool(bad.any()):
             self._refuse(bad, actions, mask)
-        return actions
+        return actions, None
 
     def _refuse(self, bad: torch.Tensor, actions: torch.Tensor, mask: torch.Tensor) -> None:
         names = self.game.action_names
@@ -351,16 +386,23 @@ def make(
     check_actions: bool = True,
     record_limit: int = 256,
     sync_free: bool | None = None,
+    illegal_action: str = "raise",
     **options: Any,
 ) -> TableBatch:
     """A batch of ``num_tables`` tables of the variant ``name`` (``"stud"`` or
     ``"stud_v0"``) for ``num_players``, with the variant's ``options`` (validated as
-    ``envs.make`` validates them). Raises ``ValueError`` for bad options, seat counts
+    ``envs.make`` validates them). ``illegal_action="lose"`` (as the AEC env's): a
+    table whose seat to act gives a masked-out or out-of-range action ends its hand
+    there, the offender at -1 and the others sharing +1, no chips moved; the default
+    ``"raise"`` refuses the whole step. Raises ``ValueError`` for bad options, seat counts
     or devices, and :class:`~envs.batched.spec.NoBatchedFormError` for what has no batched
     form yet."""
     variant = variant_of(name)
     check_int("num_tables", num_tables, 1)
     check_int("record_limit", record_limit, 1)
+    check_choice("illegal_action", illegal_action, ("raise", "lose"))
+    if illegal_action == "lose" and not check_actions:
+        raise ValueError("illegal_action='lose' needs check_actions=True (an unchecked action cannot lose)")
     game = variant.game(num_players, **options)
     dev = _device(device)
     return TableBatch(
@@ -371,4 +413,5 @@ def make(
         check_actions=check_actions,
         record_limit=record_limit,
         sync_free=sync_free,
+        illegal_action=illegal_action,
     )

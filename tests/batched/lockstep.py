@@ -49,6 +49,8 @@ def _paths(env: Any, tally: Tally) -> None:
             tally.paths["illegal split"] += 1
         if e.kind == "burn":
             tally.paths["burn"] += 1
+        if e.kind == "reshuffle":
+            tally.paths["burned cards reused" + (", then a community card" if st.community else " and dealt")] += 1
     if len(st.live()) > 1:
         tally.paths["showdown"] += 1
 

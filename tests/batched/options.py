@@ -10,8 +10,7 @@ from envs.variants import get_variant
 
 
 def random_options(name: str, num_players: int, rng: np.random.Generator) -> dict[str, Any]:
-    """A random valid option set of ``name`` for ``num_players`` (burns only where the
-    batched engine has them: no reuse of burned cards at the last street)."""
+    """A random valid option set of ``name`` for ``num_players``."""
     accepted = get_variant(name).option_names
     small = int(rng.choice([1, 2, 3, 4]))
     opts: dict[str, Any] = {
@@ -32,7 +31,7 @@ def random_options(name: str, num_players: int, rng: np.random.Generator) -> dic
         "bring_in": [None, 1, small][int(rng.integers(3))],
         "cap_heads_up": bool(rng.integers(2)),
         "open_pair_big_bet": bool(rng.integers(2)),
-        "burn_cards": bool(rng.integers(2)) and (name == "five_card_stud" or num_players <= 6),
+        "burn_cards": bool(rng.integers(2)),
         "low_qualifier": [8, 5, 13, None][int(rng.integers(4))],
         "swing_rule": ["win_or_tie", "outright"][int(rng.integers(2))],
         "illegal_split": ["mask", "forfeit"][int(rng.integers(2))],

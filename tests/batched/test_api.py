@@ -155,7 +155,6 @@ def test_bad_options_seats_and_devices_match_envs_make() -> None:
         ("chowaha", 2, {}, "DealHoleCards"),
         ("cowboy", 3, {}, "episode of a game"),
         ("dealers_choice", 2, {}, "ChooseGame"),
-        ("stud", 8, {"burn_cards": True}, "reuse shuffle"),
         ("stud", 2, {"stack": 10**50}, "int64"),
     ],
 )
@@ -185,3 +184,21 @@ def test_without_auto_reset_a_finished_table_waits_and_reports_once() -> None:
         assert (out.action_mask[batch.state.done] == 0).all() and (out.seat[batch.state.done] == -1).all()
     assert (reported <= 1).all() and batch.state.done.all()
     assert [replay(batch.record(i)).payoffs() for i in range(4)] == batch.state.payoff.tolist()
+
+
+def test_held_observations_are_never_overwritten() -> None:
+    """Observation buffers are reused only once nobody holds them: a kept observation,
+    a view of one and a numpy array on one keep their values while play goes on."""
+    batch = eb.make("stud", 64, 3)
+    out = batch.reset(seed=3)
+    kept, copies = [], []
+    for t in range(12):
+        out = batch.step(pick(out, t, batch.tables))
+        holder = [out.observation, out.observation[:, :40], out.observation.numpy()][t % 3]
+        kept.append(holder)
+        copies.append(out.observation.clone())
+    for holder, copy in zip(kept, copies, strict=True):
+        got = torch.as_tensor(holder)
+        assert torch.equal(got, copy[:, : got.shape[1]])
+    fresh = batch.observe(0)
+    assert torch.equal(fresh, batch.observe(0))  # a dropped buffer is zeroed before reuse

@@ -263,3 +263,47 @@ def test_five_card_stud_spare_burns_with_ten_players() -> None:
         "five_card_stud", 10, 4, 60, 12, paths=counted(burns), weights={**NEVER_FOLD, RAISE: 0.05}, burn_cards=True
     )
     assert tally.paths["burn"] > 0 and tally.paths["burn spared"] > 0
+
+
+@pytest.mark.parametrize(("name", "players"), [("stud", 7), ("stud", 8), ("razz", 8), ("stud_hilo_declare", 7)])
+def test_burned_cards_reused_at_seventh_street(name: str, players: int) -> None:
+    """A short stub at seventh street takes the burned cards back (in burn order); still
+    short, a community card. Both branches reached with seven and eight players."""
+    tally = run_lockstep(name, players, 6, 150, 13, weights={FOLD: 0.01, RAISE: 0.05}, burn_cards=True)
+    assert tally.paths["burned cards reused and dealt"] + tally.paths["burned cards reused, then a community card"] > 0
+    if players == 8:
+        assert tally.paths["burned cards reused, then a community card"] > 0
+    else:
+        assert tally.paths["burned cards reused and dealt"] > 0
+
+
+def test_reused_burned_cards_come_in_burn_order() -> None:
+    """The scalar rule the batched engine follows: after the stub's own cards, the first
+    card burned is dealt first (eight players in: it is the community card; seven: the
+    stub's last five cards, then the third and fourth streets' burns)."""
+    import envs
+
+    deck = np.random.default_rng(14).permutation(52).tolist()
+    env = envs.make_raw("stud", 8, burn_cards=True)
+    env.reset(options={"deck": deck, "button": 0})
+    while not all(env.terminations.values()):
+        env.step(2 if env.observe(env.agent_selection)["action_mask"][2] else 1)  # bring in, then call
+    assert env.state.community == [deck[0]]  # the third street's burn, the top card of the deck
+    env = envs.make_raw("stud", 7, burn_cards=True)
+    env.reset(options={"deck": deck, "button": 6})  # seat 0 is dealt first
+    while not all(env.terminations.values()):
+        env.step(2 if env.observe(env.agent_selection)["action_mask"][2] else 1)
+    # third street: burn deck[0], 21 cards; fourth to sixth: a burn and 7 cards each (burns at 22, 30, 38)
+    # seventh: stub 46..51 less the burn of deck[46]: deck[47..51] to seats 0..4, then deck[0], deck[22]
+    seventh = [env.state.cards[seat][6] for seat in range(7)]
+    assert seventh == [*deck[47:52], deck[0], deck[22]]
+
+
+def test_burned_cards_reused_on_the_sync_free_path() -> None:
+    """The GPU path (no host sync, every rule computed for every table) run on the CPU
+    reuses burned cards the same way."""
+    from envs.batched import make
+
+    batch = make("stud", 3, 8, sync_free=True, burn_cards=True)
+    tally = run_lockstep("stud", 8, 3, 45, 15, batch=batch, weights={**NEVER_FOLD, RAISE: 0.05}, burn_cards=True)
+    assert tally.paths["burned cards reused, then a community card"] > 0

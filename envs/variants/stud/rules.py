@@ -22,7 +22,8 @@ Rules common to the family (docs/rules.md sections 1-3, 8 and 10):
   ``open_pair_big_bet``: an open pair showing on the marked street makes that round's
   bets big bets;
 * ``burn_cards`` burns a card before each street. Seven-card stud: burned cards are
-  reused when the stub runs short at seventh street, and if it is still short one
+  reused, in the order they were burned, when the stub runs short at seventh street
+  (after the stub's own cards), and if it is still short one
   community card is dealt face up for everyone. Five-card stud: a burn is taken only
   from cards the hand cannot need (the stub must still hold every card still to be
   dealt to the players in), so ten players always get their five cards;
@@ -35,8 +36,6 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from envs.engine.actions import DECLARE_ACTIONS, HIGH, LOW, action_names
 from envs.engine.betting import LIMIT, BetRules, Betting
@@ -171,13 +170,6 @@ def first_streets(options: ToyOptions, streets: tuple[Street, ...]) -> tuple[Str
     return streets[: options.streets]
 
 
-@dataclass
-class StudState:
-    """The stud family's own state: the seed of the seventh-street reshuffle."""
-
-    reuse_seed: int | None = None  # drawn at the first street when burned cards may be reused
-
-
 # ------------------------------------------------------------------ dealing
 @dataclass(frozen=True, kw_only=True)
 class StudDeal(Step):
@@ -192,11 +184,6 @@ class StudDeal(Step):
     def start(self, st: State) -> None:
         st.log(Event(EventKind.STREET, text=self.street.label, street=self.index))
         live = [s for s in seats_from_left_of_button(st) if not st.folded[s]]
-        if self.burn and self.index == 0 and not self.spare_burns:
-            # The reuse shuffle at seventh street gets its own generator now, while the
-            # state still has the caller's to itself: a caller drawing from it between
-            # decisions would otherwise change that shuffle and the hand would not replay.
-            st.family.reuse_seed = int(st.rng.integers(1 << 63))
         if self.burn and st.stub and (not self.spare_burns or len(st.stub) > self.still_to_deal * len(live)):
             card = st.deal_card()
             st.burned.append(card)
@@ -218,13 +205,18 @@ class StudDeal(Step):
 
 
 def _reuse_burned(st: State) -> None:
-    """Short stub at seventh street: burned cards go under the stub, shuffled."""
+    """Short stub at seventh street: the burned cards go under the stub in the order
+    they were burned (after the stub's own cards, the first card burned is dealt first).
+
+    They left a shuffled deck face down and nobody saw them, so their burn order is
+    already uniformly random to every player: a second shuffle would add nothing
+    anyone can tell, and without one the hand is a function of its deck order alone,
+    so an explicit deck (and the batched engine, which deals from decks) plays it the same."""
     if not st.burned:
         return
-    order = np.random.default_rng(st.family.reuse_seed).permutation(len(st.burned))
-    burned = [st.burned[i] for i in order]
+    burned = list(st.burned)  # top first: the order they are dealt in
     st.log(Event(EventKind.RESHUFFLE, cards=tuple(burned), text="burned cards reused", secret=True))
-    st.stub[:0] = burned
+    st.stub[:0] = burned[::-1]  # the stub's last card is its top
     st.burned = []
 
 

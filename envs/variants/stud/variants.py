@@ -17,7 +17,6 @@ from envs.variants.stud.pieces import stud_pieces
 from envs.variants.stud.rules import (
     StudKind,
     StudOptions,
-    StudState,
     ToyOptions,
     WildStudOptions,
     first_streets,
@@ -55,7 +54,7 @@ cards down and one up, dealt one at a time clockwise from the seat left of the
 button; fourth to sixth street one card up each; seventh one card down. If the stub
 holds fewer cards than players still in at seventh street (eight players who all
 stay), one community card is dealt face up for everyone. ``burn_cards`` burns a card
-before each street; burned cards are reused before a community card. Third street:
+before each street; burned cards are reused (in burn order) before a community card. Third street:
 the lowest up card brings in (aces high, clubs < diamonds < hearts < spades; razz:
 the highest, aces low, the king of spades highest), posting ``bring_in`` or
 completing to the small bet, and cannot fold; completing is the opening bet.
@@ -90,7 +89,6 @@ def _stud(name: str, title: str, kind: StudKind, extra: frozenset[str], summary:
         streets=SEVEN_CARD_STREETS,
         summary=summary,
         rules=rules,
-        family_state=StudState,
     )
 
 
@@ -163,7 +161,6 @@ cannot need: ten players always get their five cards. The best five-card high ha
 wins; ties split, odd chips to the highest card by suit. Finite ``stack``: all-ins for
 less and side pots. Rewards in big bets. House rule ``wild`` (``"joker"``, ``"bug"``,
 ``"deuces"``) and ``natural_beats_wild`` as seven-card stud (docs/rules.md section 11).""",
-    family_state=StudState,
 )
 
 TOY_STUD = Variant(
@@ -192,7 +189,6 @@ raise) bets and raises a round, also heads-up. Hands of fewer than five cards ra
 three of a kind > two pair > pair > high card, then rank by rank from the top; no
 straights or flushes; suits never break ties; ties split the pot. Rewards in big bets
 (``big_bet`` chips).""",
-    family_state=StudState,
 )
 
 VARIANTS = (STUD, RAZZ, STUD_HILO, STUD_HILO_DECLARE, FIVE_CARD_STUD, TOY_STUD)
