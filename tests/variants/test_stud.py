@@ -395,7 +395,7 @@ def test_clone_is_independent_and_continues_identically(name: str) -> None:
 
 def test_reused_burned_cards_replay_when_the_caller_shares_the_generator() -> None:
     """A bot drawing from the generator the hand was dealt with must not change the
-    seventh-street reuse shuffle: the record replays to the same cards."""
+    seventh-street reuse of burned cards: the record replays to the same cards."""
     rng = np.random.default_rng(1)
     st = make_game("stud", 8, burn_cards=True).new_state(rng, button=0)
     while not st.is_over:
