@@ -151,8 +151,9 @@ def run_sweep(args: argparse.Namespace, configs: list[dict[str, Any]], out: Path
     results = out / "results.jsonl"
     done = _done(results)
     jobs = [(i, seed) for i in range(len(configs)) for seed in args.seeds]
-    for i, seed in tqdm(jobs, desc="sweep", unit="run", disable=not args.progress):
-        if (i, seed) in done:
+    shard, shards = args.shard
+    for j, (i, seed) in enumerate(tqdm(jobs, desc="sweep", unit="run", disable=not args.progress)):
+        if (i, seed) in done or j % shards != shard:
             continue
         overrides = [*args.set, *(_override(k, v) for k, v in configs[i].items())]
         # the budget in updates from this configuration's own rollout size
@@ -173,7 +174,8 @@ def run_sweep(args: argparse.Namespace, configs: list[dict[str, Any]], out: Path
         with results.open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
         done[(i, seed)] = row
-    return [done[job] for job in jobs]
+    done = _done(results)  # with the other shards' rows
+    return [done[job] for job in jobs if job in done]
 
 
 def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -223,6 +225,13 @@ def _from_previous(args: argparse.Namespace) -> list[dict[str, Any]]:
     return [r["settings"] for r in summarise(previous)[: args.top]]
 
 
+def _shard(text: str) -> tuple[int, int]:
+    k, sep, n = text.partition("/")
+    if not sep or not k.isdigit() or not n.isdigit() or not 0 <= int(k) < int(n):
+        raise ValueError(f"--shard {text!r} must be K/N with 0 <= K < N (for example 1/2)")
+    return int(k), int(n)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog_name("sweep"), description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="toy_stud", help="base config (a shipped name or a TOML path)")
@@ -236,6 +245,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--checkpoints", type=int, default=10, help="checkpoints per run (the averaged iterates)")
     parser.add_argument("--sweep-seed", type=int, default=0, help="seeds the draws of the configurations")
     parser.add_argument("--out", required=True, help="folder for results.jsonl and the runs")
+    parser.add_argument(
+        "--shard",
+        default="0/1",
+        metavar="K/N",
+        help="run only every N-th run, starting at the K-th (N processes share one --out; each skips the rows there)",
+    )
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     return parser
 
@@ -246,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     args = parser.parse_args(argv)
     try:
         args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+        args.shard = _shard(args.shard)
         if args.from_dir:
             configs = _from_previous(args)
         else:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-from training.sweep import main, parse_space, sample_configs
+from training.sweep import _shard, main, parse_space, sample_configs
 
 TINY = [
     '--set=env.options={ranks="QKA", suits="cd", streets=2}',
@@ -34,6 +34,10 @@ def test_spaces() -> None:
     lrs = [c["ppo.lr"] for c in drawn]
     assert min(lrs) >= 1e-4 and max(lrs) <= 1e-3 and np.median(lrs) < 5.5e-4  # log-uniform leans low
     assert {c["ppo.epochs"] for c in drawn} == {2, 4}
+    assert _shard("1/2") == (1, 2)
+    for bad in ("2/2", "1", "a/b", "-1/2"):
+        with pytest.raises(ValueError, match="--shard"):
+            _shard(bad)
 
 
 def test_sweep_scores_runs_exactly_and_continues(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -56,7 +60,7 @@ def test_sweep_scores_runs_exactly_and_continues(tmp_path: Path, capsys: pytest.
         assert row["average_nash_conv"] > 0 and row["last_nash_conv"] > 0
     assert table[0]["last"] <= table[1]["last"]
     assert "| config |" in capsys.readouterr().out
-    main(argv)  # every run is already there: nothing is trained again
+    main([*argv, "--shard=1/2"])  # every run is already there: nothing is trained again
     assert len((out / "results.jsonl").read_text().splitlines()) == 2
     with pytest.raises(SystemExit, match="fresh seeds"):
         main([*TINY, f"--from={out}", "--top=1", "--seeds=5", f"--out={tmp_path / 'final'}"])
