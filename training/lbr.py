@@ -225,13 +225,25 @@ def _equity(deck: tuple[int, ...], own: tuple[int, ...], opp: tuple[int, ...], s
     return total / deals
 
 
-def lbr_report(params: ToyParams, policy_spec: str, *, samples: int = 1, seed: int = 0, progress: bool = True) -> dict:
-    """LBR's exact value in each seat against a policy, beside the exact best response's."""
+def lbr_report(
+    params: ToyParams,
+    policy_spec: str,
+    *,
+    samples: int = 1,
+    seed: int = 0,
+    progress: bool = True,
+    save_table: str | None = None,
+) -> dict[str, Any]:
+    """LBR's exact value in each seat against a policy, beside the exact best response's
+    (``save_table``: also write the opponent's table, which a later run reads back as a
+    ``.npz`` policy instead of asking the bot again)."""
     start = time.perf_counter()
     tree = PublicTree(params)
     opponent = load_policy(params, policy_spec, tree=tree, samples=samples, seed=seed)
     if isinstance(opponent, str):  # "uniform"
         opponent = TabularPolicy.uniform(params, infosets=InfoSets(tree))
+    if save_table is not None:
+        opponent.save(save_table, policy=policy_spec, samples=samples, seed=seed)
     br = best_response_values(tree, opponent.source())
     lbr = LocalBestResponse(opponent)
     values = []
@@ -252,6 +264,7 @@ def lbr_report(params: ToyParams, policy_spec: str, *, samples: int = 1, seed: i
         "lbr_share_of_br": mean_lbr / mean_br if mean_br > 0 else None,
         "unit": "antes per hand, averaged over both seats",
         "unit_per_100_hands": "big bets per 100 hands",
+        "nash_conv": br[0] + br[1],
         "seconds": time.perf_counter() - start,
     }
 
@@ -270,6 +283,7 @@ def format_report(report: dict[str, Any]) -> str:
             f"exploitability (best response)       {report['exploitability']:+.5f} antes = "
             f"{report['exploitability_per_100_hands']:+.2f} big bets per 100 hands"
             + ("" if share is None else f" (LBR finds {100 * share:.0f}%)"),
+            f"NashConv (exact)                     {report['nash_conv']:.5f} antes per hand",
             f"seconds                              {report['seconds']:.1f}",
         ]
     )
@@ -285,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"toy_stud option, repeatable: {OPTION_HELP}")  # fmt: skip
     add("--samples", type=int, default=1, help="bots without probabilities: act() calls per information set")
     add("--seed", type=int, default=0, help="bots without probabilities: seed (plus each information set's index)")
+    add("--save-table", default=None, metavar="FILE.npz", help="also save the policy's table (read back as a policy)")
     add("--json", action="store_true", help="print the report as JSON")
     add("-q", "--no-progress", dest="progress", action="store_false", help="no progress bar")
     return p
@@ -296,7 +311,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     try:
         check_game(args.game)
         params = parse_toy_options(args.option)
-        report = lbr_report(params, args.policy, samples=args.samples, seed=args.seed, progress=args.progress)
+        settings = {"samples": args.samples, "seed": args.seed, "progress": args.progress}
+        report = lbr_report(params, args.policy, save_table=args.save_table, **settings)
     except (ValueError, OSError) as err:
         print(f"{prog_name('lbr.py')}: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -3,6 +3,8 @@ that follow the opponent's policy, the one-step rule, and exact equities."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -140,3 +142,11 @@ def test_help_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         lbr.main(["--help"])
     assert info.value.code == 0 and "Lisý and Bowling" in capsys.readouterr().out
+
+
+def test_a_saved_table_gives_the_same_figures(tmp_path: Path) -> None:
+    small = ["--option", "ranks=QKA", "--option", "suits=cd", "-q"]
+    first = lbr.main(["toy_stud", "uniform", *small, "--save-table", str(tmp_path / "uniform.npz")])
+    again = lbr.main(["toy_stud", str(tmp_path / "uniform.npz"), *small])
+    assert again["lbr_values"] == pytest.approx(first["lbr_values"], abs=1e-6)  # float32 in the file
+    assert again["nash_conv"] == pytest.approx(first["nash_conv"], abs=1e-6)
