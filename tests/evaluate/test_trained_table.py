@@ -133,3 +133,12 @@ def test_option_flags_read_back_as_the_same_options(options: dict) -> None:
     words = shlex.split(option_flags(options))
     assert words[::2] == ["--option"] * len(words[::2])
     assert parse_options(words[1::2]) == options
+
+
+def test_exploitability_names_the_toy_options_a_network_was_trained_on(capsys: pytest.CaptureFixture[str]) -> None:
+    from training import exploitability
+
+    with pytest.raises(SystemExit) as info:
+        exploitability.main(["toy_stud", "pretrained:toy_stud", "--option", "ranks=QKA"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "run with no --option" in err and "strict_options" not in err

@@ -32,6 +32,8 @@ def test_a_tiny_distillation_beats_uniform_and_reloads_exactly(tmp_path: Path) -
     assert [r["epoch"] for r in report["rows"]] == [6, 12]
     again = evaluate(SMALL, str(out))  # the checkpoint, asked through the env like any bot
     assert again["nash_conv"] == pytest.approx(report["nash_conv"], abs=1e-4)
+    with pytest.raises(ValueError, match=r"run with --option ranks=QKA --option suits=cd$"):
+        evaluate(ToyParams(), str(out))  # measured on another toy game: the flags of its own
 
 
 def test_reach_weights_are_own_action_probabilities_times_chance() -> None:
