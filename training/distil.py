@@ -82,6 +82,9 @@ class DistilConfig:
     """Measure the network's exact NashConv every this many epochs (and at the end)."""
     out: str | None = None
     """Save the network here as an acting-only checkpoint; None: do not save."""
+    observation_check: bool = False
+    """Also report how many distinct observations the information sets have, and the
+    exact NashConv of the target averaged over each (:func:`observation_average`)."""
     threads: int = 1
     """torch CPU threads."""
     progress: bool = True
@@ -164,6 +167,29 @@ def _own_actions(batch: Any, i: int) -> list[tuple[tuple[Any, ...], int]]:
     ]
 
 
+def observation_average(cache: ObservationCache, table: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, int]:
+    """``table`` averaged (``weights``-weighted) over information sets that share one
+    observation, and the number of distinct observations: a policy any function of the
+    observation can play. If it is more exploitable than ``table``, the observation
+    hides something the policy needs (issue 26: the order of the other seat's up cards)."""
+    import hashlib
+
+    count = cache.infosets.count
+    codes = np.empty(count, dtype=np.int64)
+    seen: dict[bytes, int] = {}
+    for lo in range(0, count, 65536):
+        idx = np.arange(lo, min(lo + 65536, count))
+        obs, _ = _rows(cache, idx)
+        for i, row in zip(idx, obs, strict=True):
+            codes[i] = seen.setdefault(hashlib.blake2b(row.tobytes(), digest_size=16).digest(), len(seen))
+    sums = np.zeros((len(seen), table.shape[1]))
+    np.add.at(sums, codes, table * weights[:, None])
+    mass = np.zeros(len(seen))
+    np.add.at(mass, codes, weights)
+    average = np.where(mass[codes, None] > 0, sums[codes] / np.maximum(mass[codes, None], 1e-300), table)
+    return average / average.sum(axis=1, keepdims=True), len(seen)
+
+
 def build_net(config: DistilConfig, cache: ObservationCache) -> tuple[Any, Any]:
     """An acting-only PolicyNet of the toy configs' architecture for this game, and its Layout."""
     import torch
@@ -188,6 +214,15 @@ def distil(config: DistilConfig) -> dict[str, Any]:
     cache = ObservationCache(config.params, infosets)
     weights = reach_weights(target, infosets) if config.weighting == "reach" else np.ones(infosets.count)
     weights = weights / weights.mean()
+    check: dict[str, Any] = {}
+    if config.observation_check:
+        reach = reach_weights(target, infosets) if config.weighting != "reach" else weights
+        average, distinct = observation_average(cache, target.table, reach)
+        policy = TabularPolicy(config.params, average, infosets=infosets)
+        check = {
+            "distinct_observations": distinct,
+            "observation_average_nash_conv": exploitability(policy, infosets.tree, with_values=False).nash_conv,
+        }
     net, layout = build_net(config, cache)
     rows = _train(config, net, cache, target.table, weights)
     final = rows[-1]
@@ -199,6 +234,7 @@ def distil(config: DistilConfig) -> dict[str, Any]:
         "parameters": sum(p.numel() for p in net.parameters()),
         "target_nash_conv": target_nash_conv,
         "uniform_nash_conv": exploitability("uniform", infosets.tree, with_values=False).nash_conv,
+        **check,
         "rows": rows,
         "nash_conv": final["nash_conv"],
         "best_nash_conv": min(r["nash_conv"] for r in rows),
@@ -303,6 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--policy", default=None, help="a solve.py policy file to imitate instead of solving here")
     add("--eval-every", type=int, default=10, help="exact NashConv every K epochs (default 10)")
     add("--out", default=None, help="save the network as a checkpoint here")
+    add("--observation-check", action="store_true",
+        help="report the distinct observations and the NashConv of CFR averaged over each one")  # fmt: skip
     add("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     add("--json", action="store_true", help="print the report as JSON")
     add("-q", "--no-progress", dest="progress", action="store_false", help="no progress bar")
@@ -313,7 +351,7 @@ def config_from_args(args: argparse.Namespace) -> DistilConfig:
     """The validated config of a parsed command line."""
     params = parse_toy_options(args.option) if args.option else ToyParams(ranks="QKA", suits="cdh")
     keys = ("hidden", "card_features", "epochs", "batch_size", "lr", "weighting", "seed", "cfr_iterations")
-    rest = ("policy", "eval_every", "out", "threads", "progress")
+    rest = ("policy", "eval_every", "out", "observation_check", "threads", "progress")
     return DistilConfig(params=params, **{k: getattr(args, k) for k in (*keys, *rest)})
 
 
@@ -339,6 +377,14 @@ def format_report(report: dict[str, Any]) -> str:
             f"{c['epochs']} epochs, seed {c['seed']}",
             f"NashConv (antes per hand): network {report['nash_conv']:.5f} (best {report['best_nash_conv']:.5f}), "
             f"CFR target {report['target_nash_conv']:.5f}, uniform {report['uniform_nash_conv']:.5f}",
+            *(
+                [
+                    f"observations: {report['distinct_observations']:,} distinct; CFR averaged over each: "
+                    f"NashConv {report['observation_average_nash_conv']:.5f}"
+                ]
+                if "distinct_observations" in report
+                else []
+            ),
             f"seconds {report['seconds']:.1f}" + (f"; wrote {report['checkpoint']}" if "checkpoint" in report else ""),
         ]
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from solvers.cfr import CFRSolver
@@ -67,3 +68,27 @@ def test_bad_settings_are_refused(argv: list[str], message: str, capsys: pytest.
     with pytest.raises(SystemExit) as info:
         distil.main(argv)
     assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_observation_check_groups_information_sets_that_look_alike() -> None:
+    """Information sets with one observation get one averaged row; a policy that is a
+    function of the observation (uniform) is left as it is; the groups are the distinct
+    observations."""
+    from evaluation.toy_policy import ObservationCache
+
+    infosets = InfoSets(PublicTree(SMALL))
+    cache = ObservationCache(SMALL, infosets)
+    rng = np.random.default_rng(0)
+    legal = infosets.legal_mask()
+    table = rng.random((infosets.count, 4)) * legal
+    table /= table.sum(axis=1, keepdims=True)
+    average, distinct = distil.observation_average(cache, table, np.ones(infosets.count))
+    obs, _ = distil._rows(cache, np.arange(infosets.count))
+    _, groups = np.unique(obs, axis=0, return_inverse=True)
+    groups = groups.ravel()
+    assert distinct == groups.max() + 1 < infosets.count  # the opponent's up cards come as a set
+    for g in np.flatnonzero(np.bincount(groups) > 1)[:50]:
+        rows = np.flatnonzero(groups == g)
+        np.testing.assert_allclose(average[rows], np.broadcast_to(table[rows].mean(axis=0), (len(rows), 4)))
+    uniform = legal / legal.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(distil.observation_average(cache, uniform, rng.random(infosets.count))[0], uniform)
