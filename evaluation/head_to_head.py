@@ -520,9 +520,10 @@ def trained_table(
     if options:
         diff = {k: (lay.options.get(k), here.get(k)) for k in lay.options | here if lay.options.get(k) != here.get(k)}
         named = ", ".join(f"{k}={_flag_value(now)} (trained: {_flag_value(was)})" for k, (was, now) in diff.items())
+        fix = f"run with {option_flags(lay.env_kwargs)} instead of these --option flags, or with no --option"
         raise ValueError(
-            f"{spec} was trained at another table ({named}): run with {option_flags(lay.env_kwargs)} "
-            "instead of these --option flags, or with no --option to be seated at its table"
+            f"{spec} was trained at another table ({named}): "
+            + (f"{fix} to be seated at its table" if lay.env_kwargs else "run without --option")
         )
     who = ", ".join(nets)
     return dict(lay.env_kwargs), f"seating {who} at the table {'it was' if len(nets) == 1 else 'they were'} " + (

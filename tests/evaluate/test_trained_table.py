@@ -112,7 +112,7 @@ def test_networks_of_two_tables_cannot_share_one(tmp_path: Path) -> None:
     assert options == {"raise_cap": 3} and note is not None and "--option raise_cap=3" in note
     with pytest.raises(ValueError, match=r"trained at different tables.*raise_cap=3"):
         trained_table("stud", 2, [default, capped], {})
-    with pytest.raises(ValueError, match=r"run with \(none\) instead"):  # no option fixes it: drop them
+    with pytest.raises(ValueError, match=r"raise_cap=3 \(trained: 4\)\): run without --option$"):
         trained_table("stud", 2, [default], {"raise_cap": 3})
 
 
