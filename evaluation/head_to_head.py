@@ -11,6 +11,12 @@ with ``--histories``, every hand (``hands.txt``, ``hands.jsonl`` replay records)
 replace the previous run's files in ``--out`` only when the run completes: a run that
 fails or is interrupted (Ctrl-C: exit status 130, SIGTERM: 143) leaves them unchanged.
 
+A network (``pretrained:<variant>``, a checkpoint) plays only the table it was trained
+for: named with no ``--option``, it is seated at that table and a line names the
+options used (``evaluate cowboy pretrained:cowboy heuristic heuristic`` plays with
+``match_cap=8 max_deals=20``); ``--option`` flags that conflict are refused with the
+flags that fix them.
+
 ``--isolate`` runs every bot in its own process, handed only its observation and view,
 with ``--decision-timeout`` seconds per decision: for bots people submit. A bot that
 crashes, hangs, quits or answers anything but a legal action (as an int) forfeits its

@@ -17,6 +17,10 @@ Examples::
     dealers-choice play cowboy --bots heuristic heuristic --option match_cap=8
     dealers-choice play chowaha --bots call --option betting=no_limit --seat 1 --hands 5
 
+A network bot named with no ``--option`` is seated at the table it was trained for
+(the first line says which options); conflicting options are refused with the flags
+that fix them.
+
 ``main(argv, stdin=..., stdout=...)`` takes any text streams (tests script a hand).
 """
 
