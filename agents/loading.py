@@ -32,10 +32,13 @@ from __future__ import annotations
 import importlib
 import inspect
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.base import CallingStation, Policy, RandomAgent
 from envs.policy import failure_text
+
+if TYPE_CHECKING:
+    from agents.neural import Layout
 
 BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
@@ -58,6 +61,28 @@ def pretrained_path(name: str) -> Path:
 def pretrained_names() -> list[str]:
     """Variants with a shipped agent (``agents/pretrained/<variant>.pt``)."""
     return sorted(p.stem for p in PRETRAINED_DIR.glob("*.pt"))
+
+
+def trained_layout(spec: str) -> Layout | None:
+    """The table a network spec (``pretrained:<variant>``, a ``.pt``/``.pth`` checkpoint)
+    was trained for, read from the checkpoint without building the agent; None for every
+    other spec (built-in bots, the heuristic, ``module:Class``, bot programs, RLlib
+    directories, whose layout needs Ray). Command lines use it to seat a network at its
+    own table before any hand is dealt (``evaluation.head_to_head.trained_table``)."""
+    if spec.startswith(PRETRAINED):
+        path = pretrained_path(spec[len(PRETRAINED) :])
+    elif spec.endswith((".pt", ".pth")):
+        path = Path(spec)
+    else:
+        return None
+    from agents.checkpoint import CheckpointError, read_checkpoint
+    from agents.neural import Layout
+
+    data = read_checkpoint(path)
+    try:
+        return Layout.from_dict(data["layout"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise CheckpointError(f"{str(path)!r} has no usable table layout: {err}") from None
 
 
 def _from_path(target: str, seed: int | None) -> Any:

@@ -70,6 +70,18 @@ COMMANDS: tuple[Command, ...] = (
         summary="exact NashConv on toy stud; --approx: a learned best response for any variant",
     ),
     Command(
+        name="lbr",
+        module="training.lbr",
+        function="main",
+        summary="local best response on toy stud: its exact value beside the exact best response",
+    ),
+    Command(
+        name="distil",
+        module="training.distil",
+        function="main",
+        summary="distil a CFR equilibrium of toy stud into the policy network; its exact NashConv",
+    ),
+    Command(
         name="verdict",
         module="training.verdict",
         function="main",

@@ -17,6 +17,10 @@ Examples::
     dealers-choice play cowboy --bots heuristic heuristic --option match_cap=8
     dealers-choice play chowaha --bots call --option betting=no_limit --seat 1 --hands 5
 
+A network bot named with no ``--option`` is seated at the table it was trained for
+(the first line says which options); conflicting options are refused with the flags
+that fix them.
+
 ``main(argv, stdin=..., stdout=...)`` takes any text streams (tests script a hand).
 """
 
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from agents.human import Cards, Prompt, Quit, options_for, table_text
@@ -36,6 +40,7 @@ from envs.registry import ENV_SPECS, get_spec, make_raw
 from envs.variants import get_variant
 from evaluation.arena import unit_name
 from evaluation.cli import parse_options, prog_name, script_parser
+from evaluation.head_to_head import trained_table
 from evaluation.stats import unique_names
 
 
@@ -65,7 +70,7 @@ class Table:
     """One session: the env, the bots, the person's prompt and the running score."""
 
     def __init__(self, config: PlayConfig, prompt: Prompt) -> None:
-        n = config.num_players or max(1 + len(config.bots), get_variant(get_spec(config.variant).variant).seats[0])
+        n = seats(config)
         self.config = config
         self.env: DealersChoiceEnv = make_raw(config.variant, n, **config.options)
         if not 0 <= config.seat < n:
@@ -137,6 +142,11 @@ class Table:
             f"You {'won' if result > 0 else 'lost' if result < 0 else 'broke even'}: {result:+g} {unit}; "
             f"session: {sum(self.results):+g} {unit} over {len(self.results)} hand(s)"
         )
+
+
+def seats(config: PlayConfig) -> int:
+    """Seats at the table: ``num_players``, or you plus one per bot (at least the variant's minimum)."""
+    return config.num_players or max(1 + len(config.bots), get_variant(get_spec(config.variant).variant).seats[0])
 
 
 def play(config: PlayConfig, stdin: TextIO, stdout: TextIO) -> list[float]:
@@ -227,7 +237,13 @@ def _table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Table:
             seed=args.seed,
             color=color,
         )
-        return Table(config, Prompt(stdin, stdout))  # bad variant, options, seat or bots fail here
+        variant = get_variant(get_spec(config.variant).variant).name
+        options, note = trained_table(variant, seats(config), config.bots, config.options)
+        prompt = Prompt(stdin, stdout)
+        if note is not None:  # a network seated at the table it was trained for
+            prompt.say(note)
+            config = replace(config, options=options)
+        return Table(config, prompt)  # bad variant, options, seat or bots fail here
     except (ValueError, OSError) as err:  # bad input, or a checkpoint file that cannot be read
         print(f"{prog_name('play.py')}: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -23,6 +23,7 @@ from envs.policy import BotActionError, BotError, Seating, blame
 from envs.registry import get_spec, make_raw
 from envs.variants import get_variant
 from evaluation.arena import mean_ci, unit_name
+from evaluation.head_to_head import trained_table
 from evaluation.stats import unique_names
 from evaluation.web.frames import frame
 from evaluation.web.hands import Hand, RequestError
@@ -57,7 +58,9 @@ class Table:
             raise RequestError("name at least one bot")
         people = 0 if config.seat is None else 1
         n = config.num_players or max(len(bots) + people, variant.seats[0])
-        self.env: DealersChoiceEnv = make_raw(config.variant, n, **config.options)
+        self.seated = _trained_table(variant.name, n, bots, config.options)
+        options = config.options if self.seated is None else self.seated[0]
+        self.env: DealersChoiceEnv = make_raw(config.variant, n, **options)
         if config.seat is not None and not 0 <= config.seat < n:
             raise RequestError(f"seat {config.seat} is not allowed: expected 0..{n - 1}")
         others = [bots[i % len(bots)] for i in range(n - people)]
@@ -199,6 +202,8 @@ class Table:
         unit = unit_name(self.env)
         totals = [sum(r[s] for r in self.results) for s in range(len(self.names))]
         out: dict[str, Any] = {"hands": len(self.results), "unit": unit, "totals": totals}
+        if self.seated is not None:
+            out["note"] = self.seated[1]  # the options a shipped agent was seated at
         seats = [self.me] if self.me is not None else range(len(self.names))
         stats = []
         for s in seats:
@@ -249,3 +254,17 @@ def insight(
         else:
             out["value_note"] = "no value head (an acting-only network)"
     return out
+
+
+def _trained_table(
+    variant: str, num_players: int, bots: list[str], options: dict[str, Any]
+) -> tuple[dict[str, Any], str] | None:
+    """The table a shipped agent (``pretrained:``) was trained for, and a line saying
+    so, when the request names no options (``evaluation.head_to_head.trained_table``);
+    None: the table as asked. A request's checkpoint paths are resolved later, inside the
+    server's folders, so only shipped agents are looked at here."""
+    try:
+        options, note = trained_table(variant, num_players, [b for b in bots if b.startswith("pretrained:")], options)
+    except ValueError as err:
+        raise RequestError(str(err)) from None
+    return None if note is None else (options, note)

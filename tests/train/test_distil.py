@@ -1,0 +1,94 @@
+"""Distilling CFR into the policy network: a tiny run lowers the exact NashConv far below
+the uniform policy's, the saved network measures the same through exploitability.py's
+bot path, and reach weights are the policy's own action probabilities times chance."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.cfr import CFRSolver
+from solvers.infosets import InfoSets
+from solvers.policy import TabularPolicy
+from solvers.toy import ToyParams
+from solvers.tree import PublicTree
+from training import distil
+from training.exploitability import evaluate
+
+SMALL = ToyParams(ranks="QKA", suits="cd")  # 22,320 information sets
+
+
+def test_a_tiny_distillation_beats_uniform_and_reloads_exactly(tmp_path: Path) -> None:
+    out = tmp_path / "distilled.pt"
+    report = distil.main(
+        ["--option", "ranks=QKA", "--option", "suits=cd", "--epochs", "12", "--cfr-iterations", "100",
+         "--batch-size", "1024", "--weighting", "reach", "--eval-every", "6", "--hidden", "32", "32",
+         "--out", str(out), "-q"]
+    )  # fmt: skip
+    assert report["target_nash_conv"] < 0.01
+    assert report["nash_conv"] < 0.25 * report["uniform_nash_conv"], report["rows"]
+    assert [r["epoch"] for r in report["rows"]] == [6, 12]
+    again = evaluate(SMALL, str(out))  # the checkpoint, asked through the env like any bot
+    assert again["nash_conv"] == pytest.approx(report["nash_conv"], abs=1e-4)
+    with pytest.raises(ValueError, match=r"run with --option ranks=QKA --option suits=cd$"):
+        evaluate(ToyParams(), str(out))  # measured on another toy game: the flags of its own
+
+
+def test_reach_weights_are_own_action_probabilities_times_chance() -> None:
+    infosets = InfoSets(PublicTree(SMALL))
+    solver = CFRSolver(SMALL)
+    solver.iterate(20)
+    policy = TabularPolicy(SMALL, solver.average_policy().table, infosets=infosets)
+    weights = distil.reach_weights(policy, infosets)
+    batch = infosets.batch(0, infosets.count)
+    key = {distil._key(batch, i, int(batch.num_actions[i])): i for i in range(infosets.count)}
+    n = SMALL.num_cards
+    checked = 0
+    for i in range(infosets.count):
+        k, m, seat = int(batch.betting_round[i]), int(batch.num_actions[i]), int(batch.seat[i])
+        expected = 1.0 / math.perm(n, 1 + 2 * (k + 1))
+        for p in range(m):  # walk the history by hand: each own action's probability where it was taken
+            if int(batch.action_seat[i, p]) == seat:
+                at = key[distil._key(batch, i, p, int(batch.action_round[i, p]))]
+                expected *= policy.table[at, int(batch.action[i, p])]
+        assert weights[i] == pytest.approx(expected, rel=1e-9)
+        checked += m > 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [(["--epochs", "0"], "epochs=0"), (["--weighting", "none"], "invalid choice"), (["--hidden", "0"], "hidden")],
+    ids=["epochs", "weighting", "hidden"],
+)
+def test_bad_settings_are_refused(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        distil.main(argv)
+    assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_observation_check_groups_information_sets_that_look_alike() -> None:
+    """Information sets with one observation get one averaged row; a policy that is a
+    function of the observation (uniform) is left as it is; the groups are the distinct
+    observations."""
+    from evaluation.toy_policy import ObservationCache
+
+    infosets = InfoSets(PublicTree(SMALL))
+    cache = ObservationCache(SMALL, infosets)
+    rng = np.random.default_rng(0)
+    legal = infosets.legal_mask()
+    table = rng.random((infosets.count, 4)) * legal
+    table /= table.sum(axis=1, keepdims=True)
+    average, distinct = distil.observation_average(cache, table, np.ones(infosets.count))
+    obs, _ = distil._rows(cache, np.arange(infosets.count))
+    _, groups = np.unique(obs, axis=0, return_inverse=True)
+    groups = groups.ravel()
+    assert distinct == groups.max() + 1 < infosets.count  # the opponent's up cards come as a set
+    for g in np.flatnonzero(np.bincount(groups) > 1)[:50]:
+        rows = np.flatnonzero(groups == g)
+        np.testing.assert_allclose(average[rows], np.broadcast_to(table[rows].mean(axis=0), (len(rows), 4)))
+    uniform = legal / legal.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(distil.observation_average(cache, uniform, rng.random(infosets.count))[0], uniform)
