@@ -162,7 +162,9 @@ def test_checkpoint_of_a_tiny_net_equals_its_own_probabilities(
     assert report["nash_conv"] == pytest.approx(nash(direct, infosets.tree).nash_conv, abs=1e-9)
     with pytest.raises(SystemExit):  # trained for one round: it cannot play two
         exploitability.main(["toy_stud", str(checkpoint), *OPTIONS, "--option", "streets=2"])
-    assert "cannot play this table" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "run with --option ranks=QKA --option suits=cd --option streets=1" in err  # the flags of its own game
+    assert "strict_options" not in err
 
 
 def test_unknown_bot_spec_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
