@@ -4,7 +4,8 @@ Gymnasium opponents) can use it without training.
 
     dealers-choice ship runs/stud__ppo__1__20261201-120000
 
-writes, for the run's variant,
+writes, for the run's variant (or ``--name NAME``: ``pretrained:NAME``, for a second
+agent of one variant such as ``toy_stud_equilibrium``),
 
 * ``agents/pretrained/<variant>.pt``: the acting policy only (no value head), float16
   weights (a few MB at most; loading turns them back into float32);
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,16 +34,23 @@ from training.config import from_dict, to_toml
 MAX_BYTES = 3 * 1024 * 1024
 
 
-def ship(run_dir: Path, dest: Path = PRETRAINED_DIR, checkpoint: str = "latest.pt") -> Path:
-    """Write the agent, config and provenance of ``run_dir`` into ``dest``; returns the agent's path."""
+NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def ship(run_dir: Path, dest: Path = PRETRAINED_DIR, checkpoint: str = "latest.pt", name: str | None = None) -> Path:
+    """Write the agent, config and provenance of ``run_dir`` into ``dest`` as
+    ``pretrained:<name>`` (default: the run's variant); returns the agent's path."""
+    if name is not None and not NAME.fullmatch(name):
+        raise ValueError(f"agent name {name[:80]!r} must be lower-case letters, digits and _ (starting with a letter)")
     path = run_dir / "checkpoints" / checkpoint
     data = read_checkpoint(path)
     net, layout = net_from_checkpoint(data, path)
     config = from_dict(data["config"], str(path))
     variant = layout.variant
+    name = name or variant
     dest.mkdir(parents=True, exist_ok=True)
     out = save_checkpoint(
-        dest / f"{variant}.pt",
+        dest / f"{name}.pt",
         net=net,
         layout=layout,
         step=data["step"],
@@ -53,7 +62,7 @@ def ship(run_dir: Path, dest: Path = PRETRAINED_DIR, checkpoint: str = "latest.p
     if size > MAX_BYTES:
         out.unlink()
         raise ValueError(f"the shipped agent would be {size / 2**20:.1f} MB, over the {MAX_BYTES / 2**20:.0f} MB limit")
-    (dest / f"{variant}.toml").write_text(to_toml(config), encoding="utf-8")
+    (dest / f"{name}.toml").write_text(to_toml(config), encoding="utf-8")
     counters = data.get("training", {}).get("counters", {})
     verdict = run_dir / "verdict.json"
     info: dict[str, Any] = {
@@ -63,11 +72,11 @@ def ship(run_dir: Path, dest: Path = PRETRAINED_DIR, checkpoint: str = "latest.p
         "run": run_dir.name,
         "step": data["step"],
         "training_minutes": round(float(counters.get("seconds", float("nan"))) / 60, 1),
-        "command": f"dealers-choice train --config agents/pretrained/{variant}.toml",
+        "command": f"dealers-choice train --config agents/pretrained/{name}.toml",
         "bytes": size,
         "verdict": json.loads(verdict.read_text(encoding="utf-8")) if verdict.is_file() else None,
     }
-    (dest / f"{variant}.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    (dest / f"{name}.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     return out
 
 
@@ -78,9 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run", type=Path, help="the run folder")
     parser.add_argument("--dest", type=Path, default=PRETRAINED_DIR, help="where shipped agents live")
     parser.add_argument("--checkpoint", default="latest.pt", help="which checkpoint of the run (default latest.pt)")
+    parser.add_argument("--name", help="ship as pretrained:NAME (default: the run's variant)")
     args = parser.parse_args(argv)
     try:
-        out = ship(args.run, args.dest, args.checkpoint)
+        out = ship(args.run, args.dest, args.checkpoint, args.name)
     except ValueError as err:
         print(f"ship: error: {err}", file=sys.stderr)
         return 2

@@ -85,3 +85,13 @@ def test_default_networks_of_every_variant_ship_under_three_megabytes(tmp_path: 
         assert path.stat().st_size < ship.MAX_BYTES, (variant, path.stat().st_size)
         obs = torch.zeros(1, layout.obs_size)
         assert torch.isfinite(agents.load(str(path)).net.logits(obs)).all()
+
+
+def test_a_second_agent_of_a_variant_ships_under_its_own_name(shipped: Path, tmp_path: Path) -> None:
+    run_dir = next(p.parent.parent for p in tmp_path.rglob("checkpoints/latest.pt"))  # the fixture's run
+    assert ship.main([str(run_dir), "--dest", str(shipped), "--name", "stud_second"]) == 0
+    assert loading.pretrained_names() == ["stud", "stud_second"]
+    info = json.loads((shipped / "stud_second.json").read_text())
+    assert info["variant"] == "stud" and info["command"].endswith("agents/pretrained/stud_second.toml")
+    assert isinstance(agents.load("pretrained:stud_second", seed=1), NeuralAgent)
+    assert ship.main([str(run_dir), "--dest", str(shipped), "--name", "../evil"]) == 2
