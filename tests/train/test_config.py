@@ -25,7 +25,8 @@ from training.config import (
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 VARIANTS = list(REGISTERED)  # every registered variant ships a config
-EXTRA_CONFIGS = {"toy_stud_mmd": "toy_stud"}  # documented extra configs, by the variant they train
+# documented extra configs, by the variant they train
+EXTRA_CONFIGS = {"toy_stud_mmd": "toy_stud", "toy_stud_equilibrium": "toy_stud"}
 
 
 def test_every_setting_has_a_docstring_and_appears_in_help(capsys: pytest.CaptureFixture[str]) -> None:
