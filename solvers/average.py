@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from solvers.cfr import normalise
 from solvers.infosets import InfoSets, NodeArrays
 from solvers.policy import NodeSource, TabularPolicy
 from solvers.tree import PublicTree
@@ -74,14 +75,7 @@ class ReachAverage:
         """The normalised average as per-node arrays (uniform where never reached)."""
         if not self.count:
             raise ValueError("no iterate was added")
-        out: NodeArrays = []
-        for per_node in self.sums:
-            row = []
-            for arr in per_node:
-                total = arr.sum(axis=1, keepdims=True)
-                row.append(np.divide(arr, total, out=np.full_like(arr, 1.0 / arr.shape[1]), where=total > 0))
-            out.append(row)
-        return out
+        return normalise(self.sums)
 
     def policy(self) -> TabularPolicy:
         """The average as a table over every information set."""

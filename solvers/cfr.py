@@ -63,6 +63,20 @@ class CFRConfig:
         return 2.0 if self.scheme == "dcfr" else 1.0
 
 
+def normalise(sums: NodeArrays) -> NodeArrays:
+    """Per-node action weights (reach-weighted sums) as probabilities; uniform where a
+    state's weights are all zero (never reached). Shared by CFR's average strategy and
+    :mod:`solvers.average`."""
+    out: NodeArrays = []
+    for per_node in sums:
+        row = []
+        for arr in per_node:
+            total = arr.sum(axis=1, keepdims=True)
+            row.append(np.divide(arr, total, out=np.full_like(arr, 1.0 / arr.shape[1]), where=total > 0))
+        out.append(row)
+    return out
+
+
 class CFRSolver:
     """Regrets and average strategy for every information set, updated in place."""
 
@@ -122,14 +136,7 @@ class CFRSolver:
     # ------------------------------------------------------------ results
     def average_nodes(self) -> NodeArrays:
         """The normalised average strategy on the solver's tree (uniform where never reached)."""
-        out: NodeArrays = []
-        for per_node in self.average:
-            row = []
-            for arr in per_node:
-                total = arr.sum(axis=1, keepdims=True)
-                row.append(np.divide(arr, total, out=np.full_like(arr, 1.0 / arr.shape[1]), where=total > 0))
-            out.append(row)
-        return out
+        return normalise(self.average)
 
     def full_tree(self) -> PublicTree:
         if self._full is None:
