@@ -61,7 +61,16 @@ from training.batched_candidates import HostCandidates, split_regrets, split_row
 from training.batched_episodes import privileged_rows, sequence_gae, sequence_rewards, signal
 from training.episodes import Batch
 from training.pool import OpponentPool
-from training.rollout import FIRST_BOT, LEARNER, POOL, SELF, VALUE_CHUNK, RolloutStats, TableKind
+from training.rollout import (
+    FIRST_BOT,
+    LEARNER,
+    POOL,
+    SELF,
+    VALUE_CHUNK,
+    RolloutStats,
+    TableKind,
+    collector_settings,
+)
 
 if TYPE_CHECKING:
     from envs.batched.table import TableBatch
@@ -569,23 +578,17 @@ def batched_collector_for(
     config: Config, net: PolicyNet, pool: OpponentPool, *, rng: np.random.Generator, generator: torch.Generator
 ) -> BatchedCollector:
     """A :class:`BatchedCollector` for ``config`` (checked by :func:`check_batched`)."""
-    env, rollout, ppo = config.env, config.rollout, config.ppo
+    env = config.env
     return BatchedCollector(
         env.variant,
         env.num_players,
         env.options,
-        num_tables=rollout.tables,
         net=net,
         pool=pool,
-        mix=[TableKind(name, weight) for name, weight in rollout.mix.items()],
-        many_learners=rollout.many_learners,
-        gamma=ppo.gamma,
-        lam=ppo.gae_lambda,
-        reward_scale=ppo.reward_scale,
-        step_rewards=rollout.step_rewards,
-        candidate_samples=rollout.candidate_samples,
+        mix=[TableKind(name, weight) for name, weight in config.rollout.mix.items()],
         rng=rng,
         generator=generator,
         device=resolve_device(config.train.device),
         seed=config.train.seed,
+        **collector_settings(config),
     )

@@ -95,6 +95,7 @@ __all__ = [
     "RolloutStats",
     "TableKind",
     "collector_for",
+    "collector_settings",
     "gae",
     "training_signal",
 ]
@@ -420,28 +421,36 @@ def collector_for(
 ) -> Collector:
     """A :class:`Collector` for ``config``'s table, ``[rollout]`` and ``[ppo]`` settings,
     its mix's bots loaded here (the trainer's, and each Ray actor's own)."""
-    env, rollout, ppo = config.env, config.rollout, config.ppo
+    env, rollout = config.env, config.rollout
     seat_at = {"variant": env.variant, "num_players": env.num_players, "options": env.options}
     return Collector(
         env.variant,
         env.num_players,
         env.options,
-        num_tables=rollout.tables,
         net=net,
         pool=pool,
         mix=[
             TableKind(name, weight, None if name in (SELF, POOL) else load(name, seed=config.train.seed, **seat_at))
             for name, weight in rollout.mix.items()
         ],
-        many_learners=rollout.many_learners,
-        gamma=ppo.gamma,
-        lam=ppo.gae_lambda,
-        reward_scale=ppo.reward_scale,
-        step_rewards=rollout.step_rewards,
-        candidate_samples=rollout.candidate_samples,
         rng=rng,
         generator=generator,
+        **collector_settings(config),
     )
+
+
+def collector_settings(config: Config) -> dict[str, Any]:
+    """The ``[rollout]`` and ``[ppo]`` settings every collector (scalar or batched) takes."""
+    rollout, ppo = config.rollout, config.ppo
+    return {
+        "num_tables": rollout.tables,
+        "many_learners": rollout.many_learners,
+        "gamma": ppo.gamma,
+        "lam": ppo.gae_lambda,
+        "reward_scale": ppo.reward_scale,
+        "step_rewards": rollout.step_rewards,
+        "candidate_samples": rollout.candidate_samples,
+    }
 
 
 def split_regret(env: DealersChoiceEnv, seat: int, action: int) -> float:
