@@ -64,6 +64,7 @@ from training.config import DEFAULT_MIX, Config, load_config
 from training.pool import OpponentPool
 from training.ppo import PPOSettings, ppo_update
 from training.rollout import Batch, Collector, collector_for
+from training.trainer import learner_device
 
 
 def random_play(variant: str, n: int, tables: int, decisions: int) -> float:
@@ -274,6 +275,8 @@ def measure_engine(config: Config, layout: Layout, repeats: int) -> EngineRow:
     pool = OpponentPool(lambda: PolicyNet.from_arch(net.arch()), capacity=4)
     for update in range(3):
         pool.add(net, update)
+    device = learner_device(config)  # the trainer's placement: train.device with the batched engine
+    net.to(device)
     rng, generator = np.random.default_rng(0), torch.Generator().manual_seed(0)
     forward, snapshots = TimedForward(), TimedForward()
     if config.rollout.engine == "batched":
@@ -295,6 +298,8 @@ def measure_engine(config: Config, layout: Layout, repeats: int) -> EngineRow:
         batch, stats = collector.collect(config.rollout.decisions)
         start = time.perf_counter()
         ppo_update(net, optimizer, batch, config.ppo, update_rng)
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
         update = time.perf_counter() - start
         rows.append((stats, update, _split(collector, stats.seconds, forward.seconds, snapshots.seconds)))
     med = statistics.median
@@ -326,7 +331,7 @@ def compare_engines(args: argparse.Namespace, layout: Layout) -> None:
     mix, label = engine_mix()
     print(
         f"\nengines: {label}; {args.decisions} learner decisions per rollout; batched tables on {args.device}; "
-        "PPO update on the CPU, one thread"
+        "the PPO update where the learner is (train.device; the scalar engine's on the CPU), one CPU thread"
     )
     print(
         "| engine | tables | decisions per rollout | collection | end to end | update alone | env s | opponents s "

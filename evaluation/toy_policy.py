@@ -283,12 +283,14 @@ def network_table(cache: ObservationCache, net: Any, *, batch_size: int = 65536)
     from agents.nets import log_probs
 
     table = np.zeros((cache.infosets.count, NUM_ACTIONS))
+    device = next(net.parameters()).device  # a learner training on a GPU is read where it is
     with torch.inference_mode():
         for start in range(0, cache.infosets.count, batch_size):
             stop = min(start + batch_size, cache.infosets.count)
             obs, mask = cache.rows(start, stop)
-            probs = log_probs(net.logits(torch.from_numpy(obs)), torch.from_numpy(mask)).exp()
-            table[start:stop] = probs[:, :NUM_ACTIONS].double().numpy()
+            obs_t, mask_t = torch.from_numpy(obs).to(device), torch.from_numpy(mask).to(device)
+            probs = log_probs(net.logits(obs_t), mask_t).exp()
+            table[start:stop] = probs[:, :NUM_ACTIONS].double().cpu().numpy()
     return TabularPolicy(cache.params, table, infosets=cache.infosets)
 
 

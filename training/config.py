@@ -114,8 +114,8 @@ class TrainSection:
     progress: bool = True
     """Show a tqdm progress bar with the key figures."""
     device: str = "cpu"
-    """Where rollout.engine = "batched" plays its tables and runs the rollout's networks: "cpu", "cuda" (or
-    "cuda:<n>") or "auto" (cuda when torch sees one). The PPO update and the scalar engine run on the CPU."""
+    """Where rollout.engine = "batched" plays its tables and runs the learner, its opponents and the PPO update: "cpu",
+    "cuda" (or "cuda:<n>") or "auto" (cuda when torch sees one). The scalar engine runs on the CPU (cpu or auto)."""
 
 
 @dataclass
@@ -416,6 +416,12 @@ def validate(config: Config) -> None:
             "train.device",
             t.device in DEVICES or (t.device.startswith("cuda:") and t.device[5:].isdigit()),
             "cpu, cuda, cuda:<n> or auto",
+        ),
+        (
+            "train.device",
+            r.engine == "batched" or t.device in ("cpu", "auto"),
+            'cpu or auto with rollout.engine = "scalar" (its envs, bots and update run on the CPU); set '
+            'rollout.engine = "batched" to train on a GPU',
         ),
         (
             "rollout.decisions",

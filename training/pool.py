@@ -85,8 +85,9 @@ class OpponentPool:
         return len(self.snapshots)
 
     def add(self, net: PolicyNet, update: int) -> int:
-        """Freeze a copy of ``net``; drops the oldest snapshot when full. Returns its id."""
-        weights = {k: v.detach().clone() for k, v in net.state_dict().items()}
+        """Freeze a copy of ``net`` (on the CPU, wherever ``net`` is: the pool and the
+        training state stay device-free); drops the oldest snapshot when full. Returns its id."""
+        weights = {k: v.detach().to("cpu", copy=True) for k, v in net.state_dict().items()}
         snapshot = Snapshot(self.next_id, update, weights)
         self.next_id += 1
         self.snapshots.append(snapshot)

@@ -149,7 +149,8 @@ def ppo_update(
         raise ValueError("ppo.magnet_coef > 0 needs a magnet network (training.magnet.Magnet)")
     if settings.value_norm:
         update_value_norm(net, batch.returns)
-    data = _tensors(batch, net)
+    device = net.value_mean.device  # the update runs where the learner is (train.device)
+    data = _tensors(batch, net, device)
     n = len(batch)
     policy_params, value_params = net.policy_parameters(), net.value_parameters()
     sums: dict[str, float] = {}
@@ -158,7 +159,7 @@ def ppo_update(
     net.train()
     for _ in range(settings.epochs):
         kls = []
-        order = torch.from_numpy(rng.permutation(n))
+        order = torch.from_numpy(rng.permutation(n)).to(device)  # drawn on the host: every device, same order
         for start in range(0, n, settings.minibatch_size):
             mb = order[start : start + settings.minibatch_size]
             loss, parts = _minibatch_loss(net, data, mb, settings, magnet)
@@ -185,9 +186,10 @@ def ppo_update(
     return stats
 
 
-def _tensors(batch: Batch, net: PolicyNet) -> dict[str, torch.Tensor]:
-    """The batch's arrays as tensors (shared memory, no copies); values and returns
-    normalised by the value statistics."""
+def _tensors(batch: Batch, net: PolicyNet, device: torch.device) -> dict[str, torch.Tensor]:
+    """The batch's arrays as tensors on ``device`` (on the CPU: shared memory, no copies;
+    on a GPU: one copy per rollout, not per minibatch); values and returns normalised by
+    the value statistics."""
     names = ("obs", "masks", "actions", "logps", "advantages")
     data = {name: torch.from_numpy(getattr(batch, name)) for name in names}
     mean, std = float(net.value_mean), float(net.value_std)
@@ -197,7 +199,7 @@ def _tensors(batch: Batch, net: PolicyNet) -> dict[str, torch.Tensor]:
         data["cands"] = torch.from_numpy(batch.cands)
     if batch.priv is not None:
         data["priv"] = torch.from_numpy(batch.priv)
-    return data
+    return {name: tensor.to(device) for name, tensor in data.items()}
 
 
 def _minibatch_loss(

@@ -116,8 +116,9 @@ class Trainer:
         check_opponents(config.eval.opponents, **seat_at)
         check_opponents([k for k in config.rollout.mix if k not in TABLE_KINDS], "rollout.mix", **seat_at)
         seed = config.train.seed
-        torch.manual_seed(seed)  # initial weights
-        self.net = self._new_net()
+        self.device = learner_device(config)
+        torch.manual_seed(seed)  # initial weights, drawn on the CPU: every device starts from the same ones
+        self.net = self._new_net().to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.ppo.lr, eps=1e-5)
         p = config.pool
         self.pool = OpponentPool(
@@ -154,8 +155,7 @@ class Trainer:
 
     def _collector(self) -> RolloutBackend:
         """The collector of ``rollout.engine`` (the batched one checked for this config first)."""
-        if self.config.rollout.engine == "batched":
-            check_batched(self.config)
+        if self.config.rollout.engine == "batched":  # checked by learner_device
             return batched_collector_for(self.config, self.net, self.pool, rng=self.rng, generator=self.generator)
         return make_collector(self.config, self.net, self.pool, rng=self.rng, generator=self.generator)
 
@@ -175,17 +175,18 @@ class Trainer:
 
     # ----------------------------------------------------------------- state
     def training_state(self) -> dict[str, Any]:
-        """Everything ``--resume`` needs, copied (the live objects keep changing)."""
+        """Everything ``--resume`` needs, copied to the host (the live objects keep
+        changing; a checkpoint written on a GPU resumes on the CPU and the other way)."""
         return {
-            "weights": {k: v.detach().clone() for k, v in self.net.state_dict().items()},
-            "optimizer": copy.deepcopy(self.optimizer.state_dict()),
+            "weights": on_host(self.net.state_dict()),
+            "optimizer": on_host(self.optimizer.state_dict()),
             "pool": self.pool.state_dict(),  # snapshots are never modified: no copy needed
             "counters": dict(self.counters),
             "rng": copy.deepcopy(self.rng.bit_generator.state),
             "update_rng": copy.deepcopy(self.update_rng.bit_generator.state),
             "generator": self.generator.get_state(),
             "collector": self.collector.state(),  # the Ray actors' generators (local: empty)
-            **({"magnet": self.magnet.state_dict()} if self.magnet is not None else {}),
+            **({"magnet": on_host(self.magnet.state_dict())} if self.magnet is not None else {}),
         }
 
     def load_training_state(self, state: dict[str, Any]) -> None:
@@ -321,14 +322,13 @@ class Trainer:
         cfg = self.config
         settings: dict[str, Any] = {"deals": cfg.eval.deals, "seed": seed, "modes": cfg.eval.modes}
         if cfg.rollout.engine == "batched":
-            device = resolve_device(cfg.train.device)
             tables = max(cfg.eval.tables, BATCHED_EVAL_TABLES)
             return batched_evaluate(
                 self.net,
                 self.layout,
                 self.eval_bots,
                 tables=tables,
-                device=device,
+                device=self.device,
                 scalar_tables=cfg.eval.tables,
                 **settings,
             )
@@ -348,6 +348,27 @@ class Trainer:
             else "no checkpoint was written: start again with a smaller ppo.lr or ppo.max_grad_norm"
         )
         raise DivergedError(f"update {update} diverged: {problem}. Training stopped; {kept}")
+
+
+def learner_device(config: Config) -> torch.device:
+    """Where the learner, its optimizer and the PPO update live: ``train.device`` with
+    the batched engine (checked here, so a bad device is a ConfigError before any work);
+    the CPU with the scalar engine, whose envs and bots run there."""
+    if config.rollout.engine != "batched":
+        return torch.device("cpu")
+    check_batched(config)
+    return resolve_device(config.train.device)
+
+
+def on_host(tree: Any) -> Any:
+    """A copy of a state (tensors, dicts, lists and plain values) with every tensor on the CPU."""
+    if isinstance(tree, torch.Tensor):
+        return tree.detach().to("cpu", copy=True)
+    if isinstance(tree, dict):
+        return {key: on_host(value) for key, value in tree.items()}
+    if isinstance(tree, list):
+        return [on_host(value) for value in tree]
+    return copy.deepcopy(tree)
 
 
 def nash_conv_probe(variant: str, num_players: int, options: dict[str, Any]) -> NashConvProbe | None:

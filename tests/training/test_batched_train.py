@@ -18,6 +18,7 @@ from agents.neural import NeuralAgent
 from tests.train.test_train import only_run, scalars, tiny, training_state
 from training.batched_rollout import BatchedCollector
 from training.config import ConfigError, load_config
+from training.trainer import learner_device, on_host
 
 BATCHED = ("rollout.engine=batched", "rollout.tables=8")
 NO_HEURISTIC = "rollout.mix={self = 0.4, pool = 0.3, random = 0.2, call = 0.1}"  # the batched heuristic: another branch
@@ -127,6 +128,26 @@ def test_engine_and_device_settings_are_checked_and_documented() -> None:
         load_config(None, ["rollout.tables=8192"])  # the scalar engine's limit
     assert load_config(None, ["rollout.tables=65536", "rollout.engine=batched"]).rollout.tables == 65536
     assert load_config(None, []).rollout.engine == "scalar"  # shipped configs reproduce
+    with pytest.raises(ConfigError, match=r'train\.device.*rollout\.engine = "batched"'):
+        load_config(None, ["train.device=cuda"])  # the scalar engine plays on the CPU
+    assert load_config(None, ["train.device=auto"]).train.device == "auto"
+
+
+def test_the_training_state_is_on_the_host_wherever_the_learner_is() -> None:
+    """Checkpoints resume on any device: every tensor of the state is a CPU copy."""
+    net = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.Adam(net.parameters())
+    net(torch.ones(1, 2)).sum().backward()
+    optimizer.step()
+    state = on_host({"weights": net.state_dict(), "optimizer": optimizer.state_dict(), "note": [1, "a"]})
+    assert state["note"] == [1, "a"]
+    weight = state["weights"]["weight"]
+    assert weight.device.type == "cpu" and torch.equal(weight, net.weight)
+    weight.add_(1.0)  # a copy: the live network is untouched
+    assert not torch.equal(weight, net.weight)
+    assert all(t.device.type == "cpu" for t in state["optimizer"]["state"][0].values())
+    assert learner_device(load_config(None, [])) == torch.device("cpu")
+    assert learner_device(load_config(None, [*BATCHED, NO_HEURISTIC, "train.device=cpu"])).type == "cpu"
 
 
 @pytest.mark.parametrize("variant", ["cowpie", "stud_hilo_declare"])
