@@ -30,6 +30,9 @@ from envs.view import PublicView
 IGNORED_OPTIONS = ("button",)  # where the button starts does not change what a seat sees
 
 
+STRICT_HINT = "; pass strict_options=False to allow it"  # the API's way out (command lines name --option flags)
+
+
 class LayoutError(ValueError):
     """A network is asked to play a table it was not trained for."""
 
@@ -130,7 +133,7 @@ class Layout:
         if strict_options and self.options != other.options:
             diff = {k: (self.options.get(k), other.options.get(k)) for k in self.options | other.options}
             diff = {k: v for k, v in diff.items() if v[0] != v[1]}
-            return f"the options differ (option: (trained, now)): {diff}; pass strict_options=False to allow it"
+            return f"the options differ (option: (trained, now)): {diff}{STRICT_HINT}"
         return None
 
 

@@ -74,12 +74,25 @@ def _learner(path: str) -> tuple[Any, Any]:
     return _CACHE[key]  # type: ignore[no-any-return]
 
 
-def _opponent(spec: str) -> Any:
+def _opponent(spec: str, layout: Any) -> Any:
+    """The bot ``spec`` loaded for the learner's table: a checkpoint trained for another
+    table (variant, seats or options) is refused here, before any match, by name."""
+    from agents.checkpoint import CheckpointError
     from agents.loading import load
+    from agents.neural import STRICT_HINT
+    from evaluation.head_to_head import option_flags
 
     key = f"bot:{spec}"
     if key not in _CACHE:
-        _CACHE[key] = load(spec, seed=0)
+        table = {"variant": layout.variant, "num_players": layout.num_players, "options": layout.env_kwargs}
+        try:
+            _CACHE[key] = load(spec, seed=0, **table)
+        except CheckpointError as err:
+            raise ValueError(
+                f"{spec} cannot play in this verdict: {str(err).replace(STRICT_HINT, '')}. The verdict plays every "
+                f"match at the run's table ({layout.variant}, {layout.num_players} players, options "
+                f"{option_flags(layout.env_kwargs)}): name an agent trained for that table"
+            ) from None
     return _CACHE[key]
 
 
@@ -98,7 +111,7 @@ def play_chunk(job: tuple[str, str, str, int, int, int, int, str]) -> tuple[str,
             tables = max(tables, BATCHED_EVAL_TABLES)
             match = batched_match(net, layout, spec, deals=deals, seed=seed, greedy=greedy, tables=tables)
             return spec, mode, start, match.per_set.tolist(), match.hands
-    match = duplicate_match(net, layout, _opponent(spec), deals=deals, seed=seed, greedy=greedy, tables=tables)
+    match = duplicate_match(net, layout, _opponent(spec, layout), deals=deals, seed=seed, greedy=greedy, tables=tables)
     return spec, mode, start, match.per_set.tolist(), match.hands
 
 
@@ -145,7 +158,7 @@ def verdict(
         raise ValueError(f"engine {engine!r} is not allowed: use {', '.join(ENGINES)}")
     specs = [*opponents, *([previous] if previous else [])]
     for spec in specs:
-        _opponent(spec)  # a bad spec fails here, before any match
+        _opponent(spec, layout)  # a bad spec, or an agent of another table, fails here, before any match
     seed = secrets.randbits(31) if seed is None else seed
     jobs = [
         (path, spec, mode, start, min(start + CHUNK, deals), seed, tables, engine)

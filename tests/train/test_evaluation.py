@@ -103,6 +103,21 @@ def test_verdict_writes_a_summary_next_to_the_run(tmp_path: Path, capsys: pytest
     assert "unknown bot spec 'nobody'" in capsys.readouterr().err
 
 
+def test_a_previous_agent_of_another_table_is_refused_naming_the_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before any match, in words a command-line user can act on (no API argument)."""
+    layout = Layout.build("cowboy", 3, {"match_cap": 8, "max_deals": 20})
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [8], card_groups=layout.card_groups())
+    run = tmp_path / "cowboy__x__1__0"
+    save_checkpoint(run / "checkpoints" / "latest.pt", net=net, layout=layout, step={}, config={})
+    other = save_checkpoint(tmp_path / "default.pt", net=net, layout=Layout.build("cowboy", 3, {}), step={}, config={})
+    assert verdict.main([str(run), "--deals", "4", "--opponents", "random", "--previous", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "the options differ" in err and "--option match_cap=8 --option max_deals=20" in err
+    assert "strict_options" not in err and not (run / "verdict.json").exists()
+
+
 class Cheater:
     """Answers an action that is never legal (and a string once it has done that)."""
 
