@@ -11,6 +11,7 @@ heads-up toy stud how far it stays below the exact best response:
    learner decisions (``--start D --doublings K``), saving ``update_<k>.pt`` at every
    budget. The learning rate is constant, so the checkpoint at budget ``b`` *is* what
    a run of budget ``b`` would have produced;
+
 2. every checkpoint is measured as ``--approx`` measures it: greedy, on ``--deals``
    fresh duplicate deals against the policy (:func:`training.verdict.verdict`, a new
    seed per measurement, written to the rows), the mean and its 95% interval in the
@@ -20,6 +21,7 @@ heads-up toy stud how far it stays below the exact best response:
    (:func:`exact_responder_value`), beside the exact best response (NashConv / 2) and
    the fraction of it recovered. Exact figures are in antes per hand, averaged over
    the two seats (``dealers-choice exploitability`` prints the same unit);
+
 3. the stop rule for games without an exact answer (:func:`stop_index`): stop doubling
    once the last doubling raised the measured mean by less than ``--stop-gain``
    (relative); with exact values, also the smallest budget recovering 80% of the exact
@@ -437,17 +439,37 @@ def build_parser() -> argparse.ArgumentParser:
     add = p.add_argument
     add("game", help="the variant (any; exact values on heads-up toy_stud)")
     add("policy", help="the frozen policy: a bot spec (agents.load), e.g. heuristic or pretrained:toy_stud")
-    add("--start", type=int, default=25000, help="the smallest budget, in learner decisions")
-    add("--doublings", type=int, default=5, help="how many times the budget doubles (K: budgets D .. 2^K D)")
-    add("--seeds", default="1", help="training seeds, comma-separated: one run each")
-    add("--deals", type=int, default=1000, help="fresh duplicate deals of each measurement")
+    add("--start", type=int, default=25000, help="the smallest budget, in learner decisions (default %(default)s)")
+    add("--doublings", type=int, default=5, help="K: the budgets are D, 2D, ..., 2^K D (default %(default)s)")
+    add("--seeds", default="1", help="training seeds, comma-separated: one run each (default %(default)s)")
+    add("--deals", type=int, default=1000, help="fresh duplicate deals of each measurement (default %(default)s)")
     add("--eval-seed", type=int, default=None, help="base seed of the measurements' deals (default: fresh each)")
-    add("--stop-gain", type=float, default=0.10, help="stop rule: a doubling that gains less than this (relative)")
-    add("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="env option, repeatable")
-    add("--num-players", type=int, default=2, help="seats (the policy fills all but the learner's)")
+    add(
+        "--stop-gain",
+        type=float,
+        default=0.10,
+        help="stop rule: stop after a doubling that gains less than this, relative (default %(default)s)",
+    )
+    add(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="env option, repeatable (toy_stud: ranks, suits, streets, ante, ...)",
+    )
+    add(
+        "--num-players", type=int, default=2, help="seats; the policy fills all but the learner's (default %(default)s)"
+    )
     add("--no-exact", dest="exact", action="store_false", help="skip the exact values on toy_stud")
     add("--workers", type=int, default=1, help="processes of each measurement (one core each)")
-    add("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="a training setting")
+    add(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=VALUE",
+        help="a training setting, repeatable (e.g. model.hidden=[64,64])",
+    )
     add("--out", required=True, help="folder for results.jsonl, curve.md, curve.png and the runs")
     add("--json", action="store_true", help="print the rows as JSON")
     add("--no-progress", dest="progress", action="store_false", help="no progress bars")
