@@ -33,11 +33,11 @@ checkpoint), ``curve.md`` (the table and the stop rule), ``curve.png``.
 
 Examples::
 
-    dealers-choice approx-curve toy_stud pretrained:toy_stud --start 25000 --doublings 5 \\
+    dealers-choice approx-curve toy_stud pretrained:toy_stud --start 32768 --doublings 5 \\
         --seeds 1,2 --deals 2000 --out runs/calib_toy
     dealers-choice approx-curve toy_stud heuristic --option ranks=QKA --option suits=cdh \\
         --start 10000 --doublings 4 --out runs/calib_toy9
-    dealers-choice approx-curve razz heuristic --start 100000 --doublings 3 --out runs/calib_razz
+    dealers-choice approx-curve razz heuristic --start 98304 --doublings 3 --out runs/calib_razz
 
 ``main(argv)`` is importable and returns the rows.
 """
@@ -280,7 +280,12 @@ def run_curve(args: argparse.Namespace) -> list[dict[str, Any]]:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     budget_list = budgets(args.start, args.doublings)
-    updates = updates_at(budget_list, decisions_per_update(args))
+    per_update = decisions_per_update(args)
+    updates = updates_at(budget_list, per_update)
+    if args.start % per_update:
+        print(f"{prog_name('approx-curve')}: note: --start {args.start} is not a multiple of rollout.decisions = "
+              f"{per_update}: the budgets round up to {updates[0]} updates ({updates[0] * per_update:,} decisions) "
+              "and their doublings", file=sys.stderr)  # fmt: skip
     reference = None
     if args.exact:
         reference = exact_reference(args.game, args.num_players, args.options, args.policy)
@@ -439,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     add = p.add_argument
     add("game", help="the variant (any; exact values on heads-up toy_stud)")
     add("policy", help="the frozen policy: a bot spec (agents.load), e.g. heuristic or pretrained:toy_stud")
-    add("--start", type=int, default=25000, help="the smallest budget, in learner decisions (default %(default)s)")
+    add("--start", type=int, default=32768, help="the smallest budget, in learner decisions (default %(default)s)")
     add("--doublings", type=int, default=5, help="K: the budgets are D, 2D, ..., 2^K D (default %(default)s)")
     add("--seeds", default="1", help="training seeds, comma-separated: one run each (default %(default)s)")
     add("--deals", type=int, default=1000, help="fresh duplicate deals of each measurement (default %(default)s)")

@@ -173,8 +173,10 @@ def test_bad_input_is_refused(
 
 
 def test_exact_values_are_skipped_off_toy_stud(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["five_card_stud", "random", "--start", "64", "--doublings", "0", "--deals", "2"]
+    argv = ["five_card_stud", "random", "--start", "100", "--doublings", "0", "--deals", "2"]
     rows = curve.main([*argv, *SMALL, "--out", str(tmp_path), "--no-progress", "--json"])
-    assert "no exact values for 2-player five_card_stud" in capsys.readouterr().err
-    assert len(rows) == 1 and "exact_br" not in rows[0] and "mean_antes" not in rows[0]
+    err = capsys.readouterr().err
+    assert "no exact values for 2-player five_card_stud" in err
+    assert "--start 100 is not a multiple of rollout.decisions = 64: the budgets round up to 2 updates" in err
+    assert len(rows) == 1 and rows[0]["updates"] == 2 and "exact_br" not in rows[0] and "mean_antes" not in rows[0]
     assert (tmp_path / "curve.png").is_file()
