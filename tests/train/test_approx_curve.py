@@ -180,3 +180,24 @@ def test_exact_values_are_skipped_off_toy_stud(tmp_path: Path, capsys: pytest.Ca
     assert "--start 100 is not a multiple of rollout.decisions = 64: the budgets round up to 2 updates" in err
     assert len(rows) == 1 and rows[0]["updates"] == 2 and "exact_br" not in rows[0] and "mean_antes" not in rows[0]
     assert (tmp_path / "curve.png").is_file()
+
+
+def test_the_measured_mean_estimates_the_exact_greedy_value(
+    run: tuple[Path, list[dict]], reference: curve.ExactReference
+) -> None:
+    """The two halves agree: on many deals the measured mean (converted to antes) lands
+    near the exact value of the same greedy responder (units, seats and greedy play)."""
+    _, rows = run
+    row = rows[-1]
+    measured = curve.approx_measurement(Path(row["checkpoint"]), "random", deals=1000, seed=5, workers=1)
+    measured |= curve.measured_in_antes(measured, reference.params)
+    assert abs(measured["mean_antes"] - row["exact_greedy"]) < 3 * measured["ci95_antes"]
+
+
+def test_a_longer_curve_continues_the_runs(tmp_path: Path) -> None:
+    argv = ["toy_stud", "random", *TOY, "--start", "64", "--deals", "2", *SMALL, "--out", str(tmp_path)]
+    first = curve.main([*argv, "--doublings", "1", "--no-progress", "--json"])
+    longer = curve.main([*argv, "--doublings", "2", "--no-progress", "--json"])
+    assert longer[:2] == json.loads(json.dumps(first))  # kept, not measured again
+    assert [r["updates"] for r in longer] == [1, 2, 4]
+    assert len(list((tmp_path / "runs" / "seed_1").iterdir())) == 1  # the same run, continued
