@@ -70,6 +70,12 @@ COMMANDS: tuple[Command, ...] = (
         summary="exact NashConv on toy stud; --approx: a learned best response for any variant",
     ),
     Command(
+        name="approx-curve",
+        module="training.approx_curve",
+        function="main",
+        summary="calibrate --approx: a learned best response against budget, beside the exact one on toy stud",
+    ),
+    Command(
         name="lbr",
         module="training.lbr",
         function="main",

@@ -57,6 +57,41 @@ def env_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
+def best_response_config(
+    variant: str,
+    spec: str,
+    *,
+    seed: int,
+    num_players: int = 2,
+    options: dict[str, Any] | None = None,
+    runs_dir: str = "runs",
+    minutes: float = 0.0,
+    updates: int = UPDATES_CAP,
+    checkpoint_every: int | None = None,
+    name: str = "best_response",
+    progress: bool = False,
+) -> dict[str, Any]:
+    """The training config of a best responder to ``spec`` (module docstring, step 1):
+    one recipe for ``--approx`` and for its calibration (training/approx_curve.py), so
+    the curve measures the very runs ``--approx`` makes. ``checkpoint_every`` defaults
+    to the end of the run only."""
+    return {
+        "train": {
+            "name": name,
+            "seed": seed,
+            "updates": updates,
+            "minutes": float(minutes),
+            "runs_dir": runs_dir,
+            "progress": progress,
+            "checkpoint_every": updates if checkpoint_every is None else checkpoint_every,
+        },
+        "env": {"variant": variant, "num_players": num_players, "options": dict(options or {})},
+        "rollout": {"mix": {spec: 1.0}, "many_learners": 0.0},
+        "ppo": {"anneal_lr": False},
+        "eval": {"every": 0, "opponents": [spec], "deals": 2, "modes": ["greedy"], "nash_conv": False},
+    }
+
+
 def approximate(
     variant: str,
     spec: str,
@@ -72,21 +107,9 @@ def approximate(
 ) -> dict[str, Any]:
     """Train a best responder to ``spec`` for ``minutes`` and measure it (module docstring)."""
     check_inputs(variant, minutes, deals, num_players)
-    config = {
-        "train": {
-            "name": "best_response",
-            "seed": seed,
-            "updates": UPDATES_CAP,
-            "minutes": float(minutes),
-            "runs_dir": runs_dir,
-            "progress": False,
-            "checkpoint_every": UPDATES_CAP,
-        },
-        "env": {"variant": variant, "num_players": num_players, "options": dict(options or {})},
-        "rollout": {"mix": {spec: 1.0}, "many_learners": 0.0},
-        "ppo": {"anneal_lr": False},
-        "eval": {"every": 0, "opponents": [spec], "deals": 2, "modes": ["greedy"], "nash_conv": False},
-    }
+    config = best_response_config(
+        variant, spec, seed=seed, num_players=num_players, options=options, runs_dir=runs_dir, minutes=minutes
+    )
     result = train_run.main(config, overrides=overrides)
     summary = verdict(result.checkpoint, deals=deals, opponents=[spec], modes=["greedy"], seed=eval_seed)
     measured = summary["results"][spec]["greedy"]
