@@ -23,6 +23,7 @@ the training run keeps the defaults of ``configs/default.toml`` (a 256x256 netwo
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 from envs.variants import VARIANTS
@@ -34,11 +35,12 @@ from training.verdict import verdict
 UPDATES_CAP = 1_000_000  # the run ends by time, long before this
 
 
-def check_inputs(variant: str, minutes: float, deals: int, num_players: int) -> None:
-    """Clear errors, before anything is built."""
+def check_inputs(variant: str, minutes: float | None, deals: int, num_players: int) -> None:
+    """Clear errors, before anything is built (``minutes`` None: a run bounded otherwise,
+    as approx-curve's budgets in decisions)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {quote(variant)}; known: {', '.join(VARIANTS)}")
-    if not (minutes > 0 and math.isfinite(minutes)):
+    if minutes is not None and not (minutes > 0 and math.isfinite(minutes)):
         raise ValueError(f"--minutes {minutes} is not allowed: expected a number of minutes > 0")
     if deals < 2:
         raise ValueError(f"--deals {deals} is not allowed: a 95% interval needs at least 2 deals")
@@ -111,17 +113,28 @@ def approximate(
         variant, spec, seed=seed, num_players=num_players, options=options, runs_dir=runs_dir, minutes=minutes
     )
     result = train_run.main(config, overrides=overrides)
-    summary = verdict(result.checkpoint, deals=deals, opponents=[spec], modes=["greedy"], seed=eval_seed)
-    measured = summary["results"][spec]["greedy"]
     return {
         "variant": variant,
         "num_players": num_players,
-        "options": summary["options"],
         "policy": spec,
         "minutes": minutes,
         "updates": result.updates,
         "learner_decisions": result.decisions,
         "best_responder": str(result.checkpoint),
+        **measure_responder(result.checkpoint, spec, deals=deals, seed=eval_seed),
+    }
+
+
+def measure_responder(
+    checkpoint: str | Path, spec: str, *, deals: int, seed: int | None, workers: int = 1
+) -> dict[str, Any]:
+    """What ``--approx`` reports for a best responder (step 2 of the module docstring):
+    greedy, on ``deals`` fresh duplicate deals against ``spec``; ``seed`` is the deals'
+    seed actually used (drawn fresh when None)."""
+    summary = verdict(checkpoint, deals=deals, opponents=[spec], modes=["greedy"], seed=seed, workers=workers)
+    measured = summary["results"][spec]["greedy"]
+    return {
+        "options": summary["options"],
         "unit": summary["unit"],
         "per": summary["per"],  # hands the unit is quoted per (1: per game)
         "mean": measured["mean"],

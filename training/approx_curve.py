@@ -56,10 +56,11 @@ from typing import Any
 
 import numpy as np
 
-from envs.variants import VARIANTS
 from evaluation.cli import prog_name, script_parser
 from solvers.toy import quote
 from training.approx import best_response_config, env_options
+from training.approx import check_inputs as approx_inputs
+from training.jsonl import append_row, read_rows
 
 TARGET_SHARE = 0.8  # "recovers most of it": the smallest budget reaching this share is reported
 
@@ -186,25 +187,14 @@ def exact_measurement(reference: ExactReference, checkpoint: Path) -> dict[str, 
 
 # ------------------------------------------------------------------ one checkpoint
 def approx_measurement(checkpoint: Path, spec: str, *, deals: int, seed: int | None, workers: int) -> dict[str, Any]:
-    """What ``--approx`` reports for this checkpoint (greedy, fresh duplicate deals)."""
-    from training.verdict import verdict
+    """What ``--approx`` reports for this checkpoint (:func:`training.approx.measure_responder`),
+    per hand too; the deals' seed as ``eval_seed`` (``seed`` is the training seed here)."""
+    from training.approx import measure_responder
 
-    summary = verdict(checkpoint, deals=deals, opponents=[spec], modes=["greedy"], seed=seed, workers=workers)
-    measured = summary["results"][spec]["greedy"]
-    per = summary["per"]
-    return {
-        "unit": summary["unit"],
-        "per": per,
-        "mean": measured["mean"],
-        "ci95": measured["ci95"],
-        "low": measured["low"],
-        "high": measured["high"],
-        "mean_per_hand": measured["mean"] / per,
-        "ci95_per_hand": measured["ci95"] / per,
-        "deals": deals,
-        "hands": measured["hands"],
-        "eval_seed": summary["seed"],
-    }
+    row = measure_responder(checkpoint, spec, deals=deals, seed=seed, workers=workers)
+    row["eval_seed"] = row.pop("seed")
+    del row["options"]
+    return row | {"mean_per_hand": row["mean"] / row["per"], "ci95_per_hand": row["ci95"] / row["per"]}
 
 
 def eval_seed_of(base: int | None, seed: int, k: int) -> int | None:
@@ -216,12 +206,11 @@ def eval_seed_of(base: int | None, seed: int, k: int) -> int | None:
 
 
 # ------------------------------------------------------------------ the command
-def check_inputs(variant: str, spec: str, seeds: Sequence[int], deals: int, stop_gain: float) -> None:
+def check_inputs(
+    variant: str, spec: str, seeds: Sequence[int], deals: int, stop_gain: float, num_players: int = 2
+) -> None:
     """Clear errors before anything is trained (budgets: :func:`budgets`)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {quote(variant)}; known: {', '.join(VARIANTS)}")
-    if deals < 2:
-        raise ValueError(f"--deals {deals} is not allowed: a 95% interval needs at least 2 deals")
+    approx_inputs(variant, None, deals, num_players)
     if not seeds or len(set(seeds)) != len(seeds):
         raise ValueError(f"--seeds {list(seeds)} is not allowed: expected distinct seeds, e.g. 1,2")
     if not (stop_gain >= 0 and math.isfinite(stop_gain)):
@@ -330,19 +319,6 @@ def measured_in_antes(row: dict[str, Any], params: Any) -> dict[str, float]:
     unit is its big bet)."""
     scale = params.big_bet / params.ante
     return {"mean_antes": row["mean_per_hand"] * scale, "ci95_antes": row["ci95_per_hand"] * scale}
-
-
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    """The rows of a ``results.jsonl`` (none if it does not exist)."""
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def append_row(path: Path, row: dict[str, Any]) -> None:
-    """One row more, written as soon as it is measured (a cut-short command keeps it)."""
-    with path.open("a", encoding="utf-8") as f:
-        f.write(json.dumps(row) + "\n")
 
 
 # ------------------------------------------------------------------ summary and output
@@ -496,9 +472,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         args.seeds = parse_seeds(args.seeds)
         args.options = env_options(args.option)
         budgets(args.start, args.doublings)
-        if args.num_players < 2:
-            raise ValueError(f"--num-players {args.num_players} is not allowed: expected at least 2")
-        check_inputs(args.game, args.policy, args.seeds, args.deals, args.stop_gain)
+        check_inputs(args.game, args.policy, args.seeds, args.deals, args.stop_gain, args.num_players)
         rows = run_curve(args)
     except (ValueError, OSError) as err:
         print(f"{prog_name('approx-curve')}: error: {err}", file=sys.stderr)

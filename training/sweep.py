@@ -28,7 +28,6 @@ the configurations by their mean last-iterate NashConv.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import tomllib
 from collections.abc import Sequence
@@ -39,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from evaluation.cli import prog_name
+from training.jsonl import append_row, read_rows
 
 __all__ = ["Space", "main", "measure_run", "parse_space", "sample_configs"]
 
@@ -134,10 +134,7 @@ def measure_run(run_dir: Path) -> dict[str, Any]:
 
 
 def _done(results: Path) -> dict[tuple[int, int], dict[str, Any]]:
-    if not results.exists():
-        return {}
-    rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return {(r["config"], r["seed"]): r for r in rows}
+    return {(r["config"], r["seed"]): r for r in read_rows(results)}
 
 
 def run_sweep(args: argparse.Namespace, configs: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
@@ -171,8 +168,7 @@ def run_sweep(args: argparse.Namespace, configs: list[dict[str, Any]], out: Path
         result = train(args.config, overrides=overrides)
         row = {"config": i, "seed": seed, "settings": configs[i], "run_dir": str(result.run_dir)}
         row |= {"decisions": result.decisions, "seconds": result.seconds, **measure_run(result.run_dir)}
-        with results.open("a", encoding="utf-8") as f:
-            f.write(json.dumps(row) + "\n")
+        append_row(results, row)
         done[(i, seed)] = row
     done = _done(results)  # with the other shards' rows
     return [done[job] for job in jobs if job in done]
