@@ -321,7 +321,8 @@ def load_agent(
             raise CheckpointError(f"checkpoint {str(path)!r} cannot play this table: {err}") from None
         problem = layout.mismatch(target, strict_options=strict_options)
         if problem:
-            raise CheckpointError(f"checkpoint {str(path)!r} cannot play this table: {problem}")
+            advice = layout.api_advice(target) if strict_options else ""
+            raise CheckpointError(f"checkpoint {str(path)!r} cannot play this table: {problem}{advice}")
     label = f"ppo@{Path(path).stem}"
     try:
         return NeuralAgent(net, layout, greedy=greedy, seed=seed, strict_options=strict_options, name=label)

@@ -133,8 +133,16 @@ class Layout:
         if strict_options and self.options != other.options:
             diff = {k: (self.options.get(k), other.options.get(k)) for k in self.options | other.options}
             diff = {k: v for k, v in diff.items() if v[0] != v[1]}
-            return f"the options differ (option: (trained, now)): {diff}{STRICT_HINT}"
+            return f"the options differ (option: (trained, now)): {diff}"
         return None
+
+    def api_advice(self, other: Layout) -> str:
+        """The API's way out of :meth:`mismatch` when only the options differ (empty
+        otherwise). Kept apart from the problem itself so that each caller names its own
+        fix: the API ``strict_options``, a command line its ``--option`` flags."""
+        if self.mismatch(other, strict_options=False) is None and self.options != other.options:
+            return STRICT_HINT
+        return ""
 
 
 class NeuralAgent(Agent):
@@ -196,7 +204,8 @@ class NeuralAgent(Agent):
             )
         if self.strict_options and resolved_options(view.options) != self.layout.options:
             current = Layout(**{**dataclasses.asdict(self.layout), "options": resolved_options(view.options)})
-            raise LayoutError(f"this network cannot play this table: {self.layout.mismatch(current)}")
+            problem = self.layout.mismatch(current)
+            raise LayoutError(f"this network cannot play this table: {problem}{self.layout.api_advice(current)}")
         self._checked[id(view.options)] = view.options  # holding it keeps the id from being reused
 
     def act(self, observation: Observation, view: PublicView) -> int:

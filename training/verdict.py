@@ -76,20 +76,25 @@ def _learner(path: str) -> tuple[Any, Any]:
 
 def _opponent(spec: str, layout: Any) -> Any:
     """The bot ``spec`` loaded for the learner's table: a checkpoint trained for another
-    table (variant, seats or options) is refused here, before any match, by name."""
+    table (variant, seats or options) is refused here, before any match, by name, with
+    the command line's way out rather than the API's ``strict_options``."""
     from agents.checkpoint import CheckpointError
     from agents.loading import load
-    from agents.neural import STRICT_HINT
-    from evaluation.head_to_head import option_flags
+    from evaluation.head_to_head import option_flags, trained_layout
 
     key = f"bot:{spec}"
     if key not in _CACHE:
         table = {"variant": layout.variant, "num_players": layout.num_players, "options": layout.env_kwargs}
         try:
-            _CACHE[key] = load(spec, seed=0, **table)
+            trained = trained_layout(spec)
+            problem = trained.mismatch(layout) if trained is not None else None
+            if problem is None:
+                _CACHE[key] = load(spec, seed=0, **table)
         except CheckpointError as err:
+            problem = str(err)
+        if problem is not None:
             raise ValueError(
-                f"{spec} cannot play in this verdict: {str(err).replace(STRICT_HINT, '')}. The verdict plays every "
+                f"{spec} cannot play in this verdict: {problem}. The verdict plays every "
                 f"match at the run's table ({layout.variant}, {layout.num_players} players, options "
                 f"{option_flags(layout.env_kwargs)}): name an agent trained for that table"
             ) from None
