@@ -46,6 +46,7 @@ from envs.batched.table import TableBatch, make
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
 from envs.engine.events import EventKind
 from envs.view import PublicView
+from training.evaluation import one_thread
 
 __all__ = ["ALL_PAIRS", "OpponentRange", "Replay", "ReplayError", "Situation"]
 
@@ -230,6 +231,10 @@ class OpponentRange:
     ) -> Replay:
         """Step the hand's actions through one table per holding (module docstring);
         ``ask_raise``: then LBR's raise too, where legal, for the fold probabilities."""
+        with one_thread():  # a few thousand tables: extra threads only contend on a busy machine
+            return self._replay(situation, holdings, ask_raise, keep_observations)
+
+    def _replay(self, situation: Situation, holdings: np.ndarray, ask_raise: bool, keep_observations: bool) -> Replay:
         h, me, opp = len(holdings), situation.seat, situation.opponent
         batch = self._batch(h)
         decks = torch.from_numpy(self.decks(situation, holdings))

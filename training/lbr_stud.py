@@ -48,11 +48,12 @@ import torch
 from agents.base import Agent, Observation
 from agents.loading import load
 from agents.neural import NeuralAgent
-from agents.probabilities import probability_function
+from agents.probabilities import ProbabilityFunction, probability_function
 from envs.batched.hands import TorchHands, torch_hands
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
 from envs.view import PublicView
 from evaluation.arena import run_match
+from training.evaluation import one_thread
 from training.lbr_range import ALL_PAIRS, OpponentRange, Replay, Situation
 
 __all__ = ["VARIANTS", "Decision", "StudLBR", "decide", "lbr_match", "showdown_equity"]
@@ -199,6 +200,8 @@ class StudLBR(Agent):
         max_holdings: ordered holdings enumerated up to this many, else sampled.
         runouts: runouts per holding, enumerated when there are at most this many.
         seed: LBR's generator (the arena reseeds it every hand).
+        policy: the opponent's probabilities, when not read from ``opponent`` (a
+            scripted opponent's, in tests).
     """
 
     name = "lbr"
@@ -212,11 +215,13 @@ class StudLBR(Agent):
         max_holdings: int = ALL_PAIRS,
         runouts: int = RUNOUTS,
         seed: int | None = None,
+        policy: ProbabilityFunction | None = None,
     ) -> None:
         super().__init__(seed)
         if runouts < 1:
             raise ValueError(f"runouts={runouts} is not allowed: expected at least 1")
-        self.range = OpponentRange(variant, probability_function(opponent), options=options, max_holdings=max_holdings)
+        policy = probability_function(opponent) if policy is None else policy
+        self.range = OpponentRange(variant, policy, options=options, max_holdings=max_holdings)
         if self.range.spec.declare or self.range.spec.split:
             raise ValueError(f"{variant}: LBR covers showdowns without declarations or splits")
         self.hands = torch_hands("cpu")
@@ -229,7 +234,8 @@ class StudLBR(Agent):
         generator = torch.Generator().manual_seed(int(self.rng.integers(1 << 62)))
         holdings = self.range.holdings(situation, self.rng)
         replay = self.range.replay(situation, holdings)
-        eq = equities(self.range, self.hands, situation, holdings, runouts=self.runouts, generator=generator)
+        with one_thread():
+            eq = equities(self.range, self.hands, situation, holdings, runouts=self.runouts, generator=generator)
         decision = decide(situation, replay, eq, self.range.spec.bring_in)
         self.decisions += 1
         self.seconds += time.perf_counter() - start
@@ -312,8 +318,9 @@ def _play(
     bar = tqdm(total=2 * deals, desc=f"lbr vs {spec} ({mode})", unit="hand", disable=not progress, file=sys.stderr)
     began = time.perf_counter()
     try:
-        match = run_match(variant, [lbr, opponent], deals, seed=seed, options=options,
-                          names=["lbr", spec], on_hand=lambda _: bar.update(1))  # fmt: skip
+        with one_thread():  # batches of a few thousand tables: extra threads only contend
+            match = run_match(variant, [lbr, opponent], deals, seed=seed, options=options,
+                              names=["lbr", spec], on_hand=lambda _: bar.update(1))  # fmt: skip
     finally:
         bar.close()
     stat = match.result(0)
