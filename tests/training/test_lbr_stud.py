@@ -305,3 +305,58 @@ def test_cli_stud_errors(argv: list[str], message: str, capsys: pytest.CaptureFi
         lbr.main([*argv, "-q"])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the toy cross-check
+TOY_ROWS = 160  # LBR decisions compared with the tabular LBR's
+
+
+@pytest.fixture(scope="module")
+def toy() -> tuple[Any, Any, Any, Any]:
+    """A sharp random network on the 6-card toy, its table, the tabular LBR and the stud LBR."""
+    from agents.nets import PolicyNet
+    from agents.neural import Layout, NeuralAgent
+    from evaluation.toy_policy import bot_table, env_options
+    from solvers.infosets import InfoSets
+    from solvers.toy import ToyParams
+    from solvers.tree import PublicTree
+    from training.lbr import LocalBestResponse
+
+    params = ToyParams(ranks="QKA", suits="cd")
+    layout = Layout.build("toy_stud", 2, env_options(params))
+    torch.manual_seed(0)
+    net = PolicyNet(layout.obs_size, len(layout.action_names), hidden=(32,), card_groups=layout.card_groups())
+    with torch.no_grad():
+        net.policy.weight.mul_(20.0)  # far from uniform: the cards change the action probabilities
+    bot = NeuralAgent(net, layout)
+    infosets = InfoSets(PublicTree(params))
+    tabular = LocalBestResponse(bot_table(params, bot, infosets=infosets))
+    stud = StudLBR("toy_stud", bot, options=env_options(params), runouts=10**6, seed=0)
+    return params, infosets, tabular, stud
+
+
+def test_toy_decisions_equal_the_tabular_lbr(toy: tuple[Any, Any, Any, Any]) -> None:
+    from evaluation.toy_policy import InfoSetReplayer
+
+    params, infosets, tabular, stud = toy
+    replayer = InfoSetReplayer(params)
+    c = tabular.cols
+    earlier = np.arange(c.action_seat.shape[1]) < c.num_actions[:, None]
+    acted = ((c.action_seat != c.seat[:, None]) & earlier).any(1)  # the opponent acted before
+    first = np.flatnonzero(acted & (c.betting_round == 0))  # later the 6-card toy shows LBR every card but one
+    rng = np.random.default_rng(0)
+    rows = np.concatenate([rng.choice(first, TOY_ROWS - 20, replace=False), rng.choice(len(c.seat), 20)])
+    bayes, chosen = 0, set()
+    for row in rows.tolist():
+        _, view = replayer.replay(infosets.batch(row, row + 1), 0)
+        mine = stud.decide(Situation.of_view(view))
+        held, weights = tabular.range_of(row)
+        post = dict(zip(mine.replay.holdings[:, 0].tolist(), mine.replay.posterior().tolist(), strict=True))
+        np.testing.assert_allclose([post[x] for x in held], weights, rtol=0, atol=1e-6)
+        np.testing.assert_allclose(mine.equities.numpy(), tabular.equities(row, list(post)), rtol=0, atol=1e-12)
+        np.testing.assert_allclose(mine.values, tabular.values(row), rtol=0, atol=1e-5)
+        assert mine.action == tabular.action(row)
+        chosen.add(mine.action)
+        bayes += not np.allclose(weights, weights[0])
+    assert bayes > TOY_ROWS // 2  # the ranges really were shaped by the opponent's actions
+    assert chosen == {FOLD, CHECK_CALL, RAISE}
