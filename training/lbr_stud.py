@@ -257,6 +257,10 @@ def check_inputs(variant: str, num_players: int, deals: int) -> None:
 
 
 def _opponent(spec: str, variant: str, options: dict[str, Any], greedy: bool) -> Any:
+    if spec == "uniform":  # toy_stud's tabular policy, not a bot
+        raise ValueError(
+            f"'uniform' is a toy_stud table; on {variant} the bot uniform over the legal actions is 'random'"
+        )
     bot = load(spec, seed=0, variant=variant, num_players=2, options=options, greedy=greedy)
     probability_function(bot)  # an unsupported bot fails here, before any hand
     return bot

@@ -360,3 +360,9 @@ def test_toy_decisions_equal_the_tabular_lbr(toy: tuple[Any, Any, Any, Any]) -> 
         bayes += not np.allclose(weights, weights[0])
     assert bayes > TOY_ROWS // 2  # the ranges really were shaped by the opponent's actions
     assert chosen == {FOLD, CHECK_CALL, RAISE}
+
+
+@pytest.mark.parametrize("variant", ["razz", "stud_hilo", "five_card_stud"])
+def test_the_other_stud_games_play_through(variant: str) -> None:
+    report = lbr_stud.lbr_match(variant, "random", deals=2, seed=1, max_holdings=32, runouts=2, progress=False)
+    assert report["results"]["as_is"]["hands"] == 4 and report["results"]["as_is"]["lbr_decisions"] > 0
