@@ -179,6 +179,30 @@ def test_the_true_holding_replays_what_the_opponent_saw(greedy: bool) -> None:
     assert float(replay.weights[0]) > 0  # what it did is possible with what it held
 
 
+def test_probabilities_are_what_the_bots_play() -> None:
+    import agents
+
+    bot = agents.load("pretrained:stud", seed=0)
+    env = make_raw("stud", 2)
+    obs, views = [], []
+    for seed in range(6):
+        env.reset(seed=seed)
+        while not env.state.is_over:
+            agent = env.agent_selection
+            obs.append(env.observe(agent))
+            views.append(env.public_view(agent))
+            env.step(CallingStation().act(obs[-1], views[-1]))
+    vectors = torch.from_numpy(np.stack([o["observation"] for o in obs]))
+    masks = torch.from_numpy(np.stack([o["action_mask"] for o in obs])).bool()
+    net = probability_function(bot)(vectors, masks).numpy()
+    np.testing.assert_allclose(net, bot.action_probabilities(obs, views), rtol=0, atol=1e-6)
+    calls = probability_function(CallingStation())(vectors, masks).numpy()
+    assert calls.argmax(1).tolist() == [CallingStation().act(o, v) for o, v in zip(obs, views, strict=True)]
+    assert (calls.max(1) == 1.0).all()
+    uniform = probability_function(RandomAgent())(vectors, masks).numpy()
+    np.testing.assert_allclose(uniform, RandomAgent().action_probabilities(obs, views), rtol=0, atol=1e-15)
+
+
 def test_bots_without_probabilities_are_refused() -> None:
     import agents
 
