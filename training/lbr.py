@@ -1,4 +1,4 @@
-"""Local best response (LBR; Lisý and Bowling 2017) on toy stud, with its exact value.
+"""Local best response (LBR; Lisý and Bowling 2017): exact on toy stud; played on heads-up stud.
 
 LBR is a cheap lower bound on exploitability that needs no training: at each of its
 decisions the LBR player
