@@ -79,7 +79,7 @@ COMMANDS: tuple[Command, ...] = (
         name="lbr",
         module="training.lbr",
         function="main",
-        summary="local best response on toy stud: its exact value beside the exact best response",
+        summary="local best response: exact on toy stud; on heads-up stud, razz, hi-lo, played on duplicate deals",
     ),
     Command(
         name="distil",

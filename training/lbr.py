@@ -1,4 +1,4 @@
-"""Local best response (LBR; Lisý and Bowling 2017) on toy stud, with its exact value.
+"""Local best response (LBR; Lisý and Bowling 2017): exact on toy stud; played on heads-up stud.
 
 LBR is a cheap lower bound on exploitability that needs no training: at each of its
 decisions the LBR player
@@ -27,14 +27,18 @@ confidence interval). Since LBR is one strategy among those a best response maxi
 over, its value in each seat can never exceed the exact best-response value: the report
 prints both, and the tests check it.
 
-Not done here: LBR for the full-size stud games (seven-card stud heads-up), where the
-range would be sampled from the env's observations instead of read from a table.
+The full-size stud games (seven-card stud heads-up, razz, stud hi-lo, five-card stud)
+have no table: there :mod:`training.lbr_stud` replays each hand on the batched engine
+for every holding the opponent might have and plays LBR against a network (or random,
+call) on fresh duplicate deals, reporting big bets per 100 hands with a 95% interval
+(the same rule; ``game`` other than ``toy_stud`` goes there).
 
 Examples::
 
     dealers-choice lbr toy_stud uniform --option ranks=QKA --option suits=cdh
     dealers-choice lbr toy_stud pretrained:toy_stud
     dealers-choice lbr toy_stud heuristic --option ranks=QKA --option suits=cdh --json
+    dealers-choice lbr stud pretrained:stud --deals 200 --seed 7
 
 ``main(argv)`` is importable and returns the report dict.
 """
@@ -61,6 +65,8 @@ from solvers.policy import TabularPolicy
 from solvers.toy import CHECK_CALL, FOLD, RAISE, ToyParams, hand_key
 from solvers.tree import PublicTree
 from training.exploitability import load_policy, per_100_hands
+
+STUD_GAMES = ("stud", "razz", "stud_hilo", "five_card_stud")  # training.lbr_stud.VARIANTS (torch loads only there)
 
 PublicKey = tuple[int, bytes, bytes, bytes, bytes]
 
@@ -293,12 +299,20 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line (``dealers-choice lbr --help``)."""
     p = script_parser("lbr.py", __doc__ or "")
     add = p.add_argument
-    add("game", help="the game: " + ", ".join(GAMES))
-    add("policy", help="uniform, a .npz policy written by solve.py, or a bot spec (agents.load)")
+    add("game", help="the game: " + ", ".join((*GAMES, *STUD_GAMES)))
+    add("policy", help="toy_stud: uniform, a .npz policy written by solve.py, or a bot spec (agents.load); "
+        "the stud games: a network (pretrained:<variant>, a checkpoint), random or call")  # fmt: skip
     add("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-        help=f"toy_stud option, repeatable: {OPTION_HELP}")  # fmt: skip
-    add("--samples", type=int, default=1, help="bots without probabilities: act() calls per information set")
-    add("--seed", type=int, default=0, help="bots without probabilities: seed (plus each information set's index)")
+        help=f"table option, repeatable (toy_stud: {OPTION_HELP})")  # fmt: skip
+    add("--samples", type=int, default=1, help="toy_stud, bots without probabilities: act() calls per information set")
+    add("--seed", type=int, default=0, help="toy_stud: the bots' seed (plus each information set's index); "
+        "the stud games: the deals' seed")  # fmt: skip
+    add("--deals", type=int, default=200, help="stud games: duplicate deals (each played in both seat orders)")
+    add("--num-players", type=int, default=2, help="stud games: seats (LBR is heads-up: 2)")
+    add("--max-holdings", type=int, default=None,
+        help="stud games: ordered holdings enumerated up to this many, else sampled (default 2256)")  # fmt: skip
+    add("--runouts", type=int, default=None,
+        help="stud games: runouts per holding, enumerated when there are at most this many (default 16)")  # fmt: skip
     add("--save-table", default=None, metavar="FILE.npz", help="also save the policy's table (read back as a policy)")
     add("--json", action="store_true", help="print the report as JSON")
     add("-q", "--no-progress", dest="progress", action="store_false", help="no progress bar")
@@ -308,6 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run from a command line; print the report and return it."""
     args = build_parser().parse_args(argv)
+    if args.game != "toy_stud":
+        return _stud_main(args)
     try:
         check_game(args.game)
         params = parse_toy_options(args.option)
@@ -317,6 +333,30 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"{prog_name('lbr.py')}: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
     print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return report
+
+
+def _stud_main(args: argparse.Namespace) -> dict[str, Any]:
+    """``main`` for the stud games (:mod:`training.lbr_stud`)."""
+    from training.approx import env_options
+    from training.lbr_stud import format_report as format_stud
+    from training.lbr_stud import lbr_match
+
+    try:
+        report = lbr_match(
+            args.game,
+            args.policy,
+            deals=args.deals,
+            seed=args.seed,
+            options=env_options(args.option),
+            **{k: v for k, v in (("max_holdings", args.max_holdings), ("runouts", args.runouts)) if v is not None},
+            progress=args.progress,
+            num_players=args.num_players,
+        )
+    except (ValueError, OSError) as err:
+        print(f"{prog_name('lbr.py')}: error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    print(json.dumps(report, indent=2) if args.json else format_stud(report))
     return report
 
 

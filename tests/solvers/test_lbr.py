@@ -137,8 +137,11 @@ def test_equity_enumerates_the_remaining_cards() -> None:
 
 def test_help_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
-        lbr.main(["stud", "uniform"])
-    assert info.value.code == 2 and "cannot be solved exactly" in capsys.readouterr().err
+        lbr.main(["stud", "uniform"])  # the stud games go to training.lbr_stud, which plays bots
+    assert info.value.code == 2 and "the bot uniform over the legal actions is 'random'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        lbr.main(["cowpie", "uniform"])
+    assert info.value.code == 2 and "LBR has no form for 'cowpie'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:
         lbr.main(["--help"])
     assert info.value.code == 0 and "Lisý and Bowling" in capsys.readouterr().out

@@ -1,0 +1,265 @@
+"""The opponent's range in a heads-up stud hand, replayed on the batched engine.
+
+Local best response (:mod:`training.lbr_stud`) needs, at each of its decisions, the
+opponent's probability of every action it took this hand *at the observation it would
+have had* with each holding of down cards it might hold. This module computes them
+exactly, by replaying the hand:
+
+* :class:`Situation` is what the LBR seat knows, read from its public view: its own
+  cards, the opponent's cards in dealt order (face-down ones unknown), the button, the
+  betting so far (every action with its seat) and the chips;
+* a *holding* is an ordered tuple of cards for the opponent's face-down slots so far:
+  ordered, since the observation puts each card in its own slot and a network need not
+  read ``(a, b)`` and ``(b, a)`` alike, so each order is its own deal of equal prior;
+* :meth:`OpponentRange.replay` stacks one deck per holding (LBR's cards and the up
+  cards where they were dealt, the holding in the opponent's face-down slots, the
+  unseen rest anywhere else), deals them as one batch of tables
+  (:mod:`envs.batched.table`) and steps the hand's public actions through every table
+  at once. Each table's observation for the opponent is then exactly what the env
+  would have shown it with that holding (the tests compare it with the real one), and
+  the opponent's policy (:mod:`agents.probabilities`) gives the probability of what it
+  did, one forward pass per opponent decision for all holdings. Optionally LBR's raise
+  is stepped too, giving the opponent's fold probability facing it, per holding.
+
+Where a card lies in the deck depends only on the button heads-up (every street deals
+both seats, since a fold ends the hand), so the deck positions of each seat's slots are
+read once per button from a hand dealt from an unshuffled deck.
+
+Holdings: every ordered holding when there are at most ``max_holdings`` of them (the
+default, 2,256 = 48 x 47, covers two down cards on every street of seven-card stud),
+otherwise ``max_holdings`` drawn uniformly with replacement from the caller's generator
+(seven-card stud's 7th street: three down cards, about 60,000 orders). Drawn uniformly,
+they stand for the uniform prior, so the Bayes weights need no correction.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from agents.probabilities import ProbabilityFunction
+from envs.batched.table import TableBatch, make
+from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
+from envs.engine.events import EventKind
+from envs.view import PublicView
+from training.evaluation import one_thread
+
+__all__ = ["ALL_PAIRS", "OpponentRange", "Replay", "ReplayError", "Situation"]
+
+ALL_PAIRS = 48 * 47  # ordered pairs of down cards on seven-card stud's 3rd street (the most)
+
+
+class ReplayError(RuntimeError):
+    """The replayed hand left the real one (a bug, never a property of the opponent)."""
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the LBR seat knows at one of its decisions.
+
+    Attributes:
+        seat: the LBR seat (heads-up: the opponent is ``1 - seat``).
+        button: the hand's button.
+        own: LBR's cards in dealt order.
+        opp: the opponent's cards in dealt order, -1 where dealt face down.
+        actions: every betting action so far as ``(seat, action index)``, in order.
+        legal: LBR's legal actions now.
+        pot: chips in the pot now.
+        to_call: what LBR must put in to check or call.
+    """
+
+    seat: int
+    button: int
+    own: tuple[int, ...]
+    opp: tuple[int, ...]
+    actions: tuple[tuple[int, int], ...]
+    legal: tuple[int, ...]
+    pot: int
+    to_call: int
+
+    @classmethod
+    def of_view(cls, view: PublicView) -> Situation:
+        """The situation of the view's seat, from its own cards and its event log."""
+        if view.num_players != 2:
+            raise ValueError(f"local best response is heads-up only; this table has {view.num_players} players")
+        opp = 1 - view.seat
+        dealt = [e for e in view.events if e.kind == EventKind.DEAL and e.seat == opp]
+        return cls(
+            seat=view.seat,
+            button=view.button,
+            own=tuple(view.own_cards),
+            opp=tuple(e.cards[0] if e.up else -1 for e in dealt),
+            actions=tuple((e.seat, e.action) for e in view.events if e.kind == EventKind.ACTION),
+            legal=tuple(view.legal_actions),
+            pot=view.pot,
+            to_call=view.to_call,
+        )
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.seat
+
+    @property
+    def down_slots(self) -> list[int]:
+        """The opponent's face-down slots so far."""
+        return [j for j, c in enumerate(self.opp) if c < 0]
+
+    @property
+    def opp_up(self) -> list[int]:
+        return [c for c in self.opp if c >= 0]
+
+
+@dataclass
+class Replay:
+    """What one replay found, one entry per holding.
+
+    Attributes:
+        holdings: ``[H, d]`` the ordered holdings.
+        weights: ``[H]`` float64 product of the opponent's probabilities of its actions
+            (unnormalised Bayes weights from a uniform deal).
+        fold: ``[H]`` float64 the opponent's fold probability facing LBR's raise now
+            (None: not asked, or no raise is legal).
+        raise_cost: chips LBR puts in by raising.
+        raise_to_call: what the opponent must then put in to call.
+        observations: with ``keep_observations``: the ``[H, O]`` observation and mask of
+            every opponent decision, in order.
+    """
+
+    holdings: np.ndarray
+    weights: torch.Tensor
+    fold: torch.Tensor | None = None
+    raise_cost: int = 0
+    raise_to_call: int = 0
+    observations: list[tuple[torch.Tensor, torch.Tensor]] = field(default_factory=list)
+
+    def posterior(self) -> torch.Tensor:
+        """Normalised weights; uniform when the policy never plays this way (as the
+        tabular LBR does: nothing better is known)."""
+        total = self.weights.sum()
+        if float(total) > 0:
+            return self.weights / total
+        return torch.full_like(self.weights, 1.0 / len(self.weights))
+
+
+class OpponentRange:
+    """Holdings and their Bayes weights for one variant's heads-up tables.
+
+    Args:
+        variant: a stud-family variant with a batched form (``stud``, ``razz``...).
+        policy: the opponent's batched probabilities (:mod:`agents.probabilities`).
+        options: the table's options (as ``envs.make`` takes them).
+        max_holdings: enumerate every ordered holding up to this many, else sample.
+    """
+
+    def __init__(
+        self,
+        variant: str,
+        policy: ProbabilityFunction,
+        *,
+        options: dict[str, object] | None = None,
+        max_holdings: int = ALL_PAIRS,
+    ) -> None:
+        if max_holdings < 1:
+            raise ValueError(f"max_holdings={max_holdings} is not allowed: expected at least 1")
+        self.variant, self.policy, self.options = variant, policy, dict(options or {})
+        self.max_holdings = max_holdings
+        probe = make(variant, 1, 2, auto_reset=False, **self.options)
+        self.spec = probe.spec
+        self.deck = np.array(self.spec.deck, dtype=np.int64)
+        self._positions: dict[int, np.ndarray] = {}
+        self._batches: dict[int, TableBatch] = {}
+
+    # ------------------------------------------------------------ the deck
+    def positions(self, button: int) -> np.ndarray:
+        """``[2, slots]`` the deck position of each seat's ``j``-th card (module docstring)."""
+        if button not in self._positions:
+            st = self.spec.game.new_state(0, button=button, deck=self.deck.tolist())
+            while not st.is_over:
+                legal = st.legal_actions()
+                st.apply(CHECK_CALL if CHECK_CALL in legal else BRING_IN)
+            where = {int(c): i for i, c in enumerate(self.deck)}
+            self._positions[button] = np.array([[where[int(c)] for c in st.cards[s]] for s in range(2)])
+        return self._positions[button]
+
+    def unseen(self, situation: Situation) -> np.ndarray:
+        """The cards LBR has not seen (sorted): the opponent's down cards and the stub."""
+        seen = set(situation.own) | set(situation.opp_up)
+        return np.array([c for c in self.deck if c not in seen], dtype=np.int64)
+
+    def holdings(self, situation: Situation, rng: np.random.Generator) -> np.ndarray:
+        """``[H, d]`` ordered holdings of the opponent's down slots (module docstring)."""
+        cards, d = self.unseen(situation), len(situation.down_slots)
+        count = math.perm(len(cards), d)
+        if count <= self.max_holdings:
+            return np.array(list(itertools.permutations(cards.tolist(), d)), dtype=np.int64).reshape(count, d)
+        keys = rng.random((self.max_holdings, len(cards)))
+        return cards[np.argsort(keys, axis=1)[:, :d]]
+
+    def decks(self, situation: Situation, holdings: np.ndarray) -> np.ndarray:
+        """``[H, D]`` one stacked deck per holding (module docstring)."""
+        pos = self.positions(situation.button)
+        me, opp = situation.seat, situation.opponent
+        base = np.full(len(self.deck), -1, dtype=np.int64)
+        base[pos[me, : len(situation.own)]] = situation.own
+        up = [j for j, c in enumerate(situation.opp) if c >= 0]
+        base[pos[opp, up]] = situation.opp_up
+        decks = np.repeat(base[None], len(holdings), axis=0)
+        decks[:, pos[opp, situation.down_slots]] = holdings
+        unseen = self.unseen(situation)
+        rest = unseen[None].repeat(len(holdings), 0)[~(unseen[None, :, None] == holdings[:, None, :]).any(2)]
+        free = np.flatnonzero(decks[0] < 0)
+        decks[:, free] = rest.reshape(len(holdings), len(free))
+        return decks
+
+    # ------------------------------------------------------------ the replay
+    def _batch(self, size: int) -> TableBatch:
+        if size not in self._batches:
+            self._batches[size] = make(self.variant, size, 2, auto_reset=False, **self.options)
+        return self._batches[size]
+
+    def replay(
+        self,
+        situation: Situation,
+        holdings: np.ndarray,
+        *,
+        ask_raise: bool = True,
+        keep_observations: bool = False,
+    ) -> Replay:
+        """Step the hand's actions through one table per holding (module docstring);
+        ``ask_raise``: then LBR's raise too, where legal, for the fold probabilities."""
+        with one_thread():  # a few thousand tables: extra threads only contend on a busy machine
+            return self._replay(situation, holdings, ask_raise, keep_observations)
+
+    def _replay(self, situation: Situation, holdings: np.ndarray, ask_raise: bool, keep_observations: bool) -> Replay:
+        h, me, opp = len(holdings), situation.seat, situation.opponent
+        batch = self._batch(h)
+        decks = torch.from_numpy(self.decks(situation, holdings))
+        step = batch.reset(seed=0, decks=decks, buttons=torch.full((h,), situation.button))
+        out = Replay(holdings=holdings, weights=torch.ones(h, dtype=torch.float64))
+        for seat, action in situation.actions:
+            self._expect(step.seat, seat, "the hand's next action")
+            if seat == opp:
+                out.weights = out.weights * self.policy(step.observation, step.action_mask)[:, action]
+                if keep_observations:
+                    out.observations.append((step.observation.clone(), step.action_mask.clone()))
+            step = batch.step(torch.full((h,), action, dtype=torch.int64))
+        self._expect(step.seat, me, "LBR's decision")
+        if ask_raise and RAISE in situation.legal:
+            s = batch.state
+            before = int(s.committed[0, me])
+            step = batch.step(torch.full((h,), RAISE, dtype=torch.int64))
+            self._expect(step.seat, opp, "the opponent's answer to LBR's raise")
+            s = batch.state
+            out.raise_cost = int(s.committed[0, me]) - before
+            out.raise_to_call = int(s.current_bet[0]) - int(s.contrib[0, opp])
+            out.fold = self.policy(step.observation, step.action_mask)[:, FOLD]
+        return out
+
+    @staticmethod
+    def _expect(seats: torch.Tensor, seat: int, what: str) -> None:
+        if not bool((seats == seat).all()):
+            raise ReplayError(f"replay out of step at {what}: seat {seat} expected, the tables have {seats.unique()}")

@@ -1,0 +1,357 @@
+"""Local best response (LBR) for heads-up stud games, against a network (or random, call).
+
+The full-size counterpart of :mod:`training.lbr` (read its docstring for the rule): at
+each of its decisions the LBR player
+
+* builds the opponent's *range*: the ordered holdings of its face-down cards
+  consistent with what LBR sees, each weighted by the opponent policy's probability of
+  every action it took this hand at the observation it would have had with that
+  holding (:mod:`training.lbr_range`: the hand replayed on the batched engine, one
+  table per holding). Seven-card stud: every one of the (at most 2,256) ordered pairs
+  of down cards on 3rd to 6th street; on 7th street (three down cards, about 60,000
+  orders) ``max_holdings`` of them drawn uniformly from LBR's generator;
+* computes its *equity* against the range, its share of the pot at showdown (a tie
+  counts half, each share of a hi-lo pot its half), over the cards still to come:
+  every runout when there are at most ``runouts`` of them (7th street: one), otherwise
+  ``runouts`` runouts per holding drawn uniformly from LBR's generator, valued with the
+  batched engine's torch evaluator (:mod:`envs.batched.hands`);
+* takes the best one-step value against folding now, exactly the rule of
+  :mod:`training.lbr`: fold 0; check/call (or post the bring-in) ``equity * pot - (1 -
+  equity) * cost``; bet/raise ``fold_p * pot + (1 - fold_p) * (equity' * (pot + r) - (1
+  - equity') * cost')``, ``cost'`` what the raise puts in (``to_call + r`` in the toy's
+  words), ``r`` what the opponent must then call, ``fold_p`` the range's chance of
+  folding to it (the opponent's policy at the observation after the raise, per
+  holding) and ``equity'`` the equity against the part that does not fold. It folds
+  only when both other values are negative, and raises only when that beats calling;
+  only legal actions are considered, never remapped.
+
+LBR's generator is the bot's own (``seed``: the arena reseeds it every hand), so a
+match replays exactly. :func:`lbr_match` plays LBR against the opponent on fresh
+duplicate deals (both seat orders per deal, :func:`evaluation.arena.run_match`), greedy
+and sampled where the opponent is a network, and reports big bets per 100 hands with a
+95% interval; ``dealers-choice lbr stud pretrained:stud --deals 200 --seed 7`` lands here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.base import Agent, Observation
+from agents.loading import load
+from agents.neural import NeuralAgent
+from agents.probabilities import ProbabilityFunction, probability_function
+from envs.batched.hands import TorchHands, torch_hands
+from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
+from envs.view import PublicView
+from evaluation.arena import run_match
+from training.evaluation import one_thread
+from training.lbr_range import ALL_PAIRS, OpponentRange, Replay, Situation
+
+__all__ = ["VARIANTS", "Decision", "StudLBR", "decide", "lbr_match", "showdown_equity"]
+
+VARIANTS = ("stud", "razz", "stud_hilo", "five_card_stud")  # heads-up stud games without declarations
+RUNOUTS = 16  # runouts per holding when they are too many to enumerate
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One LBR decision and what it was made from.
+
+    Attributes:
+        action: the chosen legal action.
+        values: one-step values of fold, check/call, bring-in and raise (NaN: illegal).
+        equity: against the whole range.
+        fold_p: the range's chance of folding to a raise (NaN: no raise legal).
+        replay: the range (holdings, weights, fold probabilities).
+        equities: ``[H]`` LBR's equity against each holding.
+    """
+
+    action: int
+    values: np.ndarray
+    equity: float
+    fold_p: float
+    replay: Replay
+    equities: torch.Tensor
+
+
+# ------------------------------------------------------------------ equity
+def _share_values(hands: TorchHands, share: Any, cards: torch.Tensor) -> torch.Tensor:
+    if share.hand == "high":
+        return hands.high_value(cards)
+    if share.hand == "low":
+        return hands.low_value(cards, share.threshold)
+    if share.hand == "short":
+        return hands.short_value(cards)
+    raise ValueError(f"the {share.hand!r} share has no LBR equity (heads-up stud games only)")
+
+
+def showdown_equity(hands: TorchHands, shares: Sequence[Any], own: torch.Tensor, opp: torch.Tensor) -> torch.Tensor:
+    """LBR's share of the pot (float64, ``[...]``) when ``own`` meets ``opp`` (whole
+    hands ``[..., slots]``): each share with a qualifying hand takes an equal part of
+    the pot, won, halved on a tie or lost; a pot nobody qualifies for is chopped.
+    Odd chips are ignored."""
+    won = torch.zeros(own.shape[:-1], dtype=torch.float64)
+    active = torch.zeros_like(won)
+    for share in shares:
+        a, b = _share_values(hands, share, own), _share_values(hands, share, opp)
+        live = (a > 0) | (b > 0)
+        won = won + torch.where(live, (a > b).double() + 0.5 * (a == b).double(), 0.0)
+        active = active + live.double()
+    return torch.where(active > 0, won / active.clamp(min=1.0), 0.5)
+
+
+def equities(
+    lbr_range: OpponentRange,
+    hands: TorchHands,
+    situation: Situation,
+    holdings: np.ndarray,
+    *,
+    runouts: int,
+    generator: torch.Generator,
+) -> torch.Tensor:
+    """``[H]`` LBR's equity against each holding over the cards to come (module docstring)."""
+    slots = lbr_range.spec.slots
+    unseen = torch.from_numpy(lbr_range.unseen(situation))
+    held = torch.from_numpy(holdings)
+    rest = unseen.expand(len(held), -1)[~(unseen.view(1, -1, 1) == held.unsqueeze(1)).any(2)]
+    rest = rest.view(len(held), -1)  # [H, r] the cards that can still come
+    need_own, need_opp = slots - len(situation.own), slots - len(situation.opp)
+    need, r = need_own + need_opp, rest.shape[1]
+    count = math.comb(r, need_own) * math.comb(r - need_own, need_opp)
+    if count <= runouts:
+        picks = torch.tensor(list(_runouts(r, need_own, need_opp)), dtype=torch.int64).view(count, need)
+        drawn = rest[:, picks]  # [H, M, need]
+    else:
+        keys = torch.rand(len(held), runouts, r, generator=generator)
+        drawn = rest.unsqueeze(1).expand(-1, runouts, -1).gather(2, keys.argsort(2)[..., :need])
+    m = drawn.shape[1]
+    own = torch.tensor(situation.own, dtype=torch.int64).expand(len(held), m, -1)
+    opp_known = torch.tensor(situation.opp_up, dtype=torch.int64).expand(len(held), -1)
+    opp = torch.cat([opp_known, held], 1).unsqueeze(1).expand(-1, m, -1)
+    mine = torch.cat([own, drawn[..., :need_own]], 2)
+    theirs = torch.cat([opp, drawn[..., need_own:]], 2)
+    return showdown_equity(hands, lbr_range.spec.shares, mine, theirs).mean(1)
+
+
+def _runouts(r: int, need_own: int, need_opp: int) -> Any:
+    """Every runout as positions into the remaining cards: LBR's, then the opponent's."""
+    for mine in itertools.combinations(range(r), need_own):
+        left = [i for i in range(r) if i not in mine]
+        for theirs in itertools.combinations(left, need_opp):
+            yield (*mine, *theirs)
+
+
+# ------------------------------------------------------------------ the rule
+def decide(situation: Situation, replay: Replay, equity_of: torch.Tensor, bring_in: int) -> Decision:
+    """The one-step rule of the module docstring on a computed range."""
+    weights = replay.posterior()
+    legal = set(situation.legal)
+    pot = float(situation.pot)
+    values = np.full(4, np.nan)
+    if FOLD in legal:
+        values[FOLD] = 0.0
+    equity = float(weights @ equity_of)
+    for passive, cost in ((CHECK_CALL, situation.to_call), (BRING_IN, bring_in)):
+        if passive in legal:
+            values[passive] = equity * pot - (1.0 - equity) * cost
+    fold_p = float("nan")
+    if RAISE in legal and replay.fold is not None:
+        fold_p = float(weights @ replay.fold)
+        stay = weights * (1.0 - replay.fold)
+        eq2 = float(stay @ equity_of / stay.sum()) if float(stay.sum()) > 0 else equity
+        r, cost = float(replay.raise_to_call), float(replay.raise_cost)
+        values[RAISE] = fold_p * pot + (1.0 - fold_p) * (eq2 * (pot + r) - (1.0 - eq2) * cost)
+    return Decision(_choose(values), values, equity, fold_p, replay, equity_of)
+
+
+def _choose(values: np.ndarray) -> int:
+    """Call (or bring in) unless a raise beats it; fold only below zero."""
+    passive = [a for a in (CHECK_CALL, BRING_IN) if not np.isnan(values[a])]
+    if not passive:
+        if np.isnan(values[RAISE]):
+            raise ValueError("LBR has neither a passive action nor a raise here (not a betting decision)")
+        best = RAISE
+    else:
+        best = passive[0]
+        if not np.isnan(values[RAISE]) and values[RAISE] > values[best]:
+            best = RAISE
+    if not np.isnan(values[FOLD]) and values[best] < 0.0:
+        best = FOLD
+    return best
+
+
+# ------------------------------------------------------------------ the bot
+class StudLBR(Agent):
+    """The LBR player against one opponent policy (module docstring).
+
+    Args:
+        variant: a heads-up stud game with a batched form (``VARIANTS``; ``toy_stud`` too).
+        opponent: the bot it best-responds to (its probabilities are read on tensors).
+        options: the table's options.
+        max_holdings: ordered holdings enumerated up to this many, else sampled.
+        runouts: runouts per holding, enumerated when there are at most this many.
+        seed: LBR's generator (the arena reseeds it every hand).
+        policy: the opponent's probabilities, when not read from ``opponent`` (a
+            scripted opponent's, in tests).
+    """
+
+    name = "lbr"
+
+    def __init__(
+        self,
+        variant: str,
+        opponent: Any,
+        *,
+        options: dict[str, Any] | None = None,
+        max_holdings: int = ALL_PAIRS,
+        runouts: int = RUNOUTS,
+        seed: int | None = None,
+        policy: ProbabilityFunction | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if runouts < 1:
+            raise ValueError(f"runouts={runouts} is not allowed: expected at least 1")
+        policy = probability_function(opponent) if policy is None else policy
+        self.range = OpponentRange(variant, policy, options=options, max_holdings=max_holdings)
+        if self.range.spec.declare or self.range.spec.split:
+            raise ValueError(f"{variant}: LBR covers showdowns without declarations or splits")
+        self.hands = torch_hands("cpu")
+        self.runouts = runouts
+        self.decisions, self.seconds = 0, 0.0
+
+    def decide(self, situation: Situation) -> Decision:
+        """The decision at ``situation``, with its range, equities and values."""
+        start = time.perf_counter()
+        generator = torch.Generator().manual_seed(int(self.rng.integers(1 << 62)))
+        holdings = self.range.holdings(situation, self.rng)
+        replay = self.range.replay(situation, holdings)
+        with one_thread():
+            eq = equities(self.range, self.hands, situation, holdings, runouts=self.runouts, generator=generator)
+        decision = decide(situation, replay, eq, self.range.spec.bring_in)
+        self.decisions += 1
+        self.seconds += time.perf_counter() - start
+        return decision
+
+    def act(self, observation: Observation, view: PublicView) -> int:
+        return self.decide(Situation.of_view(view)).action
+
+
+# ------------------------------------------------------------------ the match
+def check_inputs(variant: str, num_players: int, deals: int) -> None:
+    """Clear errors before anything is loaded."""
+    if variant not in VARIANTS:
+        raise ValueError(f"LBR has no form for {variant!r}; it covers toy_stud (exact) and {', '.join(VARIANTS)}")
+    if num_players != 2:
+        raise ValueError(f"--num-players {num_players} is not allowed: local best response is heads-up only (2)")
+    if deals < 2:
+        raise ValueError(f"--deals {deals} is not allowed: a 95% interval needs at least 2 deals")
+
+
+def _opponent(spec: str, variant: str, options: dict[str, Any], greedy: bool) -> Any:
+    if spec == "uniform":  # toy_stud's tabular policy, not a bot
+        raise ValueError(
+            f"'uniform' is a toy_stud table; on {variant} the bot uniform over the legal actions is 'random'"
+        )
+    bot = load(spec, seed=0, variant=variant, num_players=2, options=options, greedy=greedy)
+    probability_function(bot)  # an unsupported bot fails here, before any hand
+    return bot
+
+
+def lbr_match(
+    variant: str,
+    spec: str,
+    *,
+    deals: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    max_holdings: int = ALL_PAIRS,
+    runouts: int = RUNOUTS,
+    progress: bool = True,
+    num_players: int = 2,
+) -> dict[str, Any]:
+    """LBR against ``spec`` on ``deals`` duplicate deals of seed ``seed``, per mode (a
+    network: greedy and sampled; another bot: as it plays), in big bets per 100 hands."""
+    check_inputs(variant, num_players, deals)
+    options = dict(options or {})
+    first = _opponent(spec, variant, options, greedy=True)
+    modes = ("greedy", "sampled") if isinstance(first, NeuralAgent) else ("as_is",)
+    start = time.perf_counter()
+    results: dict[str, Any] = {}
+    for mode in modes:
+        opponent = first if mode != "sampled" else _opponent(spec, variant, options, greedy=False)
+        results[mode] = _play(variant, spec, opponent, mode, deals, seed, options, max_holdings, runouts, progress)
+    return {
+        "variant": variant,
+        "num_players": 2,
+        "policy": spec,
+        "options": options,
+        "deals": deals,
+        "seed": seed,
+        "max_holdings": max_holdings,
+        "runouts": runouts,
+        "unit": "big bets per 100 hands",
+        "results": results,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def _play(
+    variant: str,
+    spec: str,
+    opponent: Any,
+    mode: str,
+    deals: int,
+    seed: int,
+    options: dict[str, Any],
+    max_holdings: int,
+    runouts: int,
+    progress: bool,
+) -> dict[str, Any]:
+    from tqdm import tqdm
+
+    lbr = StudLBR(variant, opponent, options=options, max_holdings=max_holdings, runouts=runouts)
+    bar = tqdm(total=2 * deals, desc=f"lbr vs {spec} ({mode})", unit="hand", disable=not progress, file=sys.stderr)
+    began = time.perf_counter()
+    try:
+        with one_thread():  # batches of a few thousand tables: extra threads only contend
+            match = run_match(variant, [lbr, opponent], deals, seed=seed, options=options,
+                              names=["lbr", spec], on_hand=lambda _: bar.update(1))  # fmt: skip
+    finally:
+        bar.close()
+    stat = match.result(0)
+    return {
+        "mean": stat.mean,
+        "ci95": stat.half_width,
+        "low": stat.low,
+        "high": stat.high,
+        "sets": stat.n,
+        "hands": len(match.hands),
+        "lbr_decisions": lbr.decisions,
+        "seconds_per_decision": lbr.seconds / max(lbr.decisions, 1),
+        "seconds": time.perf_counter() - began,
+    }
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The report as text."""
+    lines = [
+        f"{report['variant']} heads-up: local best response against {report['policy']}",
+        f"{report['deals']:,} duplicate deals (both seat orders), seed {report['seed']}; "
+        f"holdings up to {report['max_holdings']:,}, runouts {report['runouts']} per holding",
+    ]
+    for mode, r in report["results"].items():
+        lines.append(
+            f"  {mode:8s} LBR {r['mean']:+8.2f} ± {r['ci95']:.2f} {report['unit']}  "
+            f"({r['hands']:,} hands, {r['lbr_decisions']:,} LBR decisions, {r['seconds_per_decision']:.2f} s each)"
+        )
+    lines.append(f"seconds {report['seconds']:.1f}")
+    return "\n".join(lines)
