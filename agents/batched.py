@@ -86,12 +86,18 @@ class BatchedCall:
     def act(self, batch: TableBatch, rows: torch.Tensor) -> torch.Tensor:
         """check_call where legal, else the bring-in where legal, else random."""
         mask = batch.legal_mask()
-        calm = mask.clone()
-        calm[:, [FOLD, RAISE]] = False
-        calm = torch.where(calm.any(1, keepdim=True), calm, mask)
-        fallback = _sample(calm, self.generator)
+        fallback = _sample(calm_mask(mask), self.generator)
         passive = torch.where(mask[:, BRING_IN], torch.full_like(fallback, BRING_IN), fallback)
         return torch.where(mask[:, CHECK_CALL], torch.full_like(fallback, CHECK_CALL), passive)
+
+
+def calm_mask(mask: torch.Tensor) -> torch.Tensor:
+    """The calling station's candidates where it has no preferred action: every legal
+    action but fold and raise, or every legal action where only those are left. One
+    definition for the batched bot and its probabilities (``agents.probabilities``)."""
+    calm = mask.clone()
+    calm[:, [FOLD, RAISE]] = False
+    return torch.where(calm.any(1, keepdim=True), calm, mask)
 
 
 def _sample(mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:

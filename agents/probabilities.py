@@ -26,10 +26,11 @@ from typing import Any
 import torch
 
 from agents.base import CallingStation, RandomAgent
+from agents.batched import calm_mask
 from agents.candidates import needs_candidates
 from agents.nets import log_probs
 from agents.neural import NeuralAgent
-from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE, STAY
+from envs.engine.actions import BRING_IN, CHECK_CALL, STAY
 
 __all__ = ["NoProbabilitiesError", "ProbabilityFunction", "probability_function"]
 
@@ -66,9 +67,7 @@ def _uniform(obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 def _calling_station(obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """``CallingStation.act`` as a distribution: the first legal of check/call, the
     bring-in and stay, else uniform over the legal actions but fold and raise."""
-    calm = mask.clone()
-    calm[:, [FOLD, RAISE]] = False
-    out = _uniform(obs, torch.where(calm.any(1, keepdim=True), calm, mask))
+    out = _uniform(obs, calm_mask(mask))
     for preferred in (STAY, BRING_IN, CHECK_CALL):  # the last written wins: check_call first
         if preferred < mask.shape[1]:
             hot = torch.nn.functional.one_hot(torch.tensor(preferred), mask.shape[1]).double()
