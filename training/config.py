@@ -105,6 +105,10 @@ class TrainSection:
     minutes: float = 0.0
     """Wall-clock budget of this process in minutes (0: none): the update that ends past it is the last one (it is
     evaluated and checkpointed like the end of train.updates). A resumed run gets the budget afresh."""
+    decisions: int = 0
+    """Learner-decision budget (0: none): the update that brings the run's learner decisions to it is the last, and
+    the learning-rate schedule runs over decisions instead of updates (train.updates stays a cap). Batched rollouts
+    overshoot rollout.decisions (every table finishes its hand), so this is the budget to compare runs by."""
     runs_dir: str = "runs"
     """Folder that holds the run folders (git-ignored)."""
     checkpoint_every: int = 25
@@ -392,6 +396,7 @@ def validate(config: Config) -> None:
         ("train.checkpoint_every", t.checkpoint_every >= 1, ">= 1"),
         ("train.threads", t.threads >= 1, ">= 1"),
         ("train.minutes", t.minutes >= 0 and math.isfinite(t.minutes), ">= 0 (0: no time limit)"),
+        ("train.decisions", t.decisions >= 0, ">= 0 (0: no decision budget)"),
         ("train.name", bool(t.name) and "/" not in t.name and "__" not in t.name, "non-empty, no '/' or '__'"),
         ("env.num_players", config.env.num_players >= 2, ">= 2"),
         (

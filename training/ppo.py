@@ -110,6 +110,20 @@ def linear_schedule(lr: float, update: int, total: int, anneal: bool, floor: flo
     return lr * (floor + (1.0 - floor) * (1.0 - progress))
 
 
+def decision_schedule(lr: float, done: int, budget: int, anneal: bool, floor: float = 0.0) -> float:
+    """Learning rate for an update that starts after ``done`` of ``budget`` learner
+    decisions (``train.decisions``): :func:`linear_schedule` over decisions, so runs
+    whose updates hold different numbers of decisions anneal alike.
+
+    >>> decision_schedule(1.0, 0, 100, True, floor=0.2), round(decision_schedule(1.0, 50, 100, True, floor=0.2), 3)
+    (1.0, 0.6)
+    """
+    if not anneal:
+        return lr
+    progress = min(1.0, done / max(1, budget))
+    return lr * (floor + (1.0 - floor) * (1.0 - progress))
+
+
 def explained_variance(values: np.ndarray, returns: np.ndarray) -> float:
     """``1 - Var(returns - values) / Var(returns)``: 1 is a perfect value function,
     0 no better than a constant, negative worse (nan when the returns are constant)."""

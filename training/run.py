@@ -93,6 +93,11 @@ def _resume(run_dir: Path, overrides: Sequence[str]) -> TrainResult:
         done = int(state["counters"]["update"])
         if done > cfg.train.updates:
             raise ConfigError(f"{run_dir} already ran {done} updates; set train.updates above that to continue")
+        decided = int(state["counters"]["decisions"])
+        if 0 < cfg.train.decisions <= decided:
+            raise ConfigError(
+                f"{run_dir} already collected {decided:,} learner decisions; set train.decisions above that to continue"
+            )
         trainer = Trainer(cfg, run_dir, resume=state)
         for tmp in remove_temporaries(run_dir / "checkpoints"):
             print(

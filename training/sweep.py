@@ -153,12 +153,14 @@ def run_sweep(args: argparse.Namespace, configs: list[dict[str, Any]], out: Path
         if (i, seed) in done or j % shards != shard:
             continue
         overrides = [*args.set, *(_override(k, v) for k, v in configs[i].items())]
-        # the budget in updates from this configuration's own rollout size
+        # the budget in learner decisions (train.decisions); the updates it can take at
+        # most (each collects at least rollout.decisions) cap it and space the checkpoints
         updates = max(1, math.ceil(args.decisions / load_config(args.config, overrides).rollout.decisions))
         every = max(1, updates // args.checkpoints)
         overrides += [
             f"train.seed={seed}",
             f"train.updates={updates}",
+            f"train.decisions={args.decisions}",
             f"train.checkpoint_every={every}",
             f"train.name=sweep{i}",
             _override("train.runs_dir", str(out / "runs")),

@@ -16,7 +16,9 @@ One update (1-based index ``k``):
 5. every ``train.checkpoint_every`` updates (and at the end) checkpoints are written.
 
 The run ends after ``train.updates`` updates, or (``train.minutes``) after the update
-that ends past its wall-clock budget.
+that ends past its wall-clock budget, or (``train.decisions``) after the update that
+brings the learner decisions to that budget; with a decision budget the learning rate
+anneals over decisions, not updates.
 
 After each update the trainer keeps a *boundary* state in memory: weights, optimizer,
 pool, counters and every random generator as they stand between two updates. The
@@ -63,7 +65,7 @@ from training.episodes import CARDS
 from training.magnet import Magnet
 from training.metrics import check_opponents, describe_eval, eval_scalars, eval_seed, evaluate, rollout_scalars
 from training.pool import OpponentPool
-from training.ppo import linear_schedule, ppo_update
+from training.ppo import decision_schedule, linear_schedule, ppo_update
 
 LATEST = "latest.pt"
 
@@ -272,7 +274,7 @@ class Trainer:
         torch.set_num_threads(1)
         batch, stats = self.collector.collect(cfg.rollout.decisions)
         torch.set_num_threads(cfg.train.threads)
-        lr = linear_schedule(cfg.ppo.lr, update, cfg.train.updates, cfg.ppo.anneal_lr, cfg.ppo.lr_floor)
+        lr = self._learning_rate(update)
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         update_began = time.perf_counter()
@@ -298,7 +300,11 @@ class Trainer:
         scalars["perf/collect_seconds"] = stats.seconds
         scalars["perf/update_seconds"] = update_seconds
         scalars["perf/update_decisions_per_second"] = len(batch) * cfg.ppo.epochs / max(update_seconds, 1e-9)
-        last = update == cfg.train.updates or (self.deadline is not None and time.monotonic() >= self.deadline)
+        last = (
+            update == cfg.train.updates
+            or (self.deadline is not None and time.monotonic() >= self.deadline)
+            or 0 < cfg.train.decisions <= c["decisions"]
+        )
         if (cfg.eval.every and update % cfg.eval.every == 0) or last:
             torch.set_num_threads(1)
             eval_began = time.perf_counter()
@@ -315,6 +321,15 @@ class Trainer:
             writer.add_scalar(tag, value, step)
         writer.flush()
         return _postfix(scalars, self.last_eval), last
+
+    def _learning_rate(self, update: int) -> float:
+        """The rate of ``update``: over ``train.updates``, or over ``train.decisions``
+        (from the decisions before this update's rollout) when that budget is set."""
+        p, budget = self.config.ppo, self.config.train.decisions
+        if budget:
+            done = int(self.counters["decisions"])
+            return decision_schedule(p.lr, done, budget, p.anneal_lr, p.lr_floor)
+        return linear_schedule(p.lr, update, self.config.train.updates, p.anneal_lr, p.lr_floor)
 
     def _evaluate(self, seed: int) -> dict[str, Stat]:
         """Duplicate matches against ``eval.opponents``: on the batched engine where it

@@ -1,4 +1,5 @@
-"""A time budget for training (train.minutes) and approximate exploitability (a learned best response)."""
+"""Time and decision budgets for training (train.minutes, train.decisions) and approximate
+exploitability (a learned best response)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,39 @@ def test_approx_trains_a_best_responder_and_reports_an_interval(
     assert report["updates"] >= 1 and Path(report["best_responder"]).is_file()
     run = Path(report["best_responder"]).parents[1]
     assert "eval/nash_conv" not in scalars(run)  # the best responder's own NashConv is not wanted
+
+
+def test_train_decisions_ends_the_run_at_the_update_that_reaches_it(tmp_path: Path) -> None:
+    # rollout.decisions=48: each update holds at least 48, so a budget of 100 takes 2 or 3
+    result = train.main(tiny(tmp_path, None, "train.updates=50", "train.decisions=100", "eval.every=0"))
+    logged = scalars(result.run_dir)
+    steps = [step for step, _ in logged["charts/updates"]]
+    assert result.decisions >= 100 and steps[-1] == result.decisions
+    assert len(steps) == result.updates and all(step < 100 for step in steps[:-1])
+    assert read_checkpoint(result.checkpoint)["step"]["decisions"] == result.decisions
+
+
+def test_train_decisions_anneals_the_learning_rate_over_decisions(tmp_path: Path) -> None:
+    cfg = tiny(tmp_path, None, "train.updates=50", "train.decisions=200", "eval.every=0", "ppo.lr_floor=0.2")
+    result = train.main(cfg)
+    rates = [rate for _, rate in scalars(result.run_dir)["charts/learning_rate"]]
+    steps = [0, *[step for step, _ in scalars(result.run_dir)["charts/updates"]][:-1]]
+    expected = [cfg.ppo.lr * (0.2 + 0.8 * (1 - min(1.0, done / 200))) for done in steps]
+    assert rates == pytest.approx(expected, rel=1e-6)
+    assert rates[0] == pytest.approx(cfg.ppo.lr) and rates[-1] < cfg.ppo.lr
+
+
+def test_resume_past_the_decision_budget_is_refused(tmp_path: Path) -> None:
+    result = train.main(tiny(tmp_path, None, "train.updates=50", "train.decisions=60", "eval.every=0"))
+    with pytest.raises(train.ConfigError, match=r"already collected .* learner decisions; set train\.decisions above"):
+        train.main(resume=result.run_dir)
+    more = train.main(resume=result.run_dir, overrides=["train.decisions=150"])
+    assert more.decisions >= 150 and more.updates > result.updates
+
+
+def test_train_decisions_must_not_be_negative(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"train\.decisions"):
+        tiny(tmp_path, None, "train.decisions=-1")
 
 
 @pytest.mark.parametrize(
