@@ -12,6 +12,8 @@ spec                bot
 ``path/to/dir``     an RLlib checkpoint directory, or one module's directory in
                     it (see ``agents.rllib_agent``; needs the ``ray`` extra)
 ``"pretrained:stud"`` the agent shipped for a variant (``agents/pretrained/``)
+``"specialists"``   dealer's choice by a committee: each hand played by its
+                    game's ``pretrained:<game>`` (:mod:`agents.committee`)
 ``"module:Class"``  a user's bot class, constructed with no arguments (or ``seed=``)
 ==================  ======================================================
 
@@ -44,6 +46,7 @@ BUILTIN = {"random": RandomAgent, "call": CallingStation}
 LAZY = {"heuristic": "agents.heuristic:HeuristicAgent"}
 STYLED = "heuristic:"  # prefix of a heuristic with a style
 PRETRAINED = "pretrained:"
+COMMITTEE = "specialists"  # agents.committee.SpecialistCommittee: dealer's choice by the shipped specialists
 PROGRAMS = ("cmd:", "cmd[", "tcp://", "tcp[")  # bot programs: seated by evaluation.external
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 
@@ -63,12 +66,51 @@ def pretrained_names() -> list[str]:
     return sorted(p.stem for p in PRETRAINED_DIR.glob("*.pt"))
 
 
+def committee(
+    seed: int | None = None,
+    *,
+    greedy: bool = False,
+    chooser: str = PRETRAINED + "dealers_choice",
+    variant: str | None = None,
+    num_players: int | None = None,
+    options: dict[str, Any] | None = None,
+    strict_options: bool = True,
+) -> Any:
+    """``agents.load("specialists")``: a :class:`~agents.committee.SpecialistCommittee`
+    whose members are the shipped ``pretrained:<game>`` of each listed game with the
+    chooser's number of players (the heuristic for the others), every one seeded with
+    ``seed`` and loaded ``greedy`` or not. ``variant``, ``num_players`` and ``options``
+    (the table, when the caller knows it) must be the chooser's; ``strict_options`` is
+    accepted for ``load``'s signature: specialists always play the mixed table's
+    version of their game."""
+    from agents.committee import SpecialistCommittee, SpecialistSeat, listed_games
+    from envs.registry import make_raw
+
+    boss = load(chooser, seed=seed, greedy=greedy)
+    layout = getattr(boss, "layout", None)
+    if layout is None or layout.variant != "dealers_choice":
+        raise ValueError(f"the committee's chooser must be a dealers_choice network, got {chooser!r}")
+    table = make_raw(layout.variant, layout.num_players, **layout.env_kwargs)
+    seats: dict[str, Any] = {}
+    for game in listed_games(table):
+        seats[game] = load("heuristic", seed=seed)
+        if game in pretrained_names():
+            bot = load(PRETRAINED + game, seed=seed, greedy=greedy, strict_options=False)
+            if bot.layout.num_players == layout.num_players:
+                seats[game] = SpecialistSeat(bot, game, table)
+    built = SpecialistCommittee(boss, seats, greedy=greedy)
+    built.check_table(variant, num_players, options)
+    return built
+
+
 def trained_layout(spec: str) -> Layout | None:
     """The table a network spec (``pretrained:<variant>``, a ``.pt``/``.pth`` checkpoint)
     was trained for, read from the checkpoint without building the agent; None for every
     other spec (built-in bots, the heuristic, ``module:Class``, bot programs, RLlib
     directories, whose layout needs Ray). Command lines use it to seat a network at its
     own table before any hand is dealt (``evaluation.head_to_head.trained_table``)."""
+    if spec == COMMITTEE:  # the table of its chooser, the generalist network
+        spec = PRETRAINED + "dealers_choice"
     if spec.startswith(PRETRAINED):
         path = pretrained_path(spec[len(PRETRAINED) :])
     elif spec.endswith((".pt", ".pth")):
@@ -131,6 +173,8 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
             f"bot spec {spec[:80]!r} is a bot program: the dealer seats it over the line protocol "
             "(evaluate.py or dealers-choice dealer, docs/protocol.md); agents.load loads bots into this process"
         )
+    if spec == COMMITTEE:
+        return committee(seed, **kwargs)
     if spec.startswith(PRETRAINED):
         from agents.checkpoint import load_agent
 
@@ -148,6 +192,7 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
     kinds = [
         "heuristic:<style>",
         "pretrained:<variant>",
+        COMMITTEE,
         "a checkpoint path",
         "an RLlib checkpoint directory",
         "module:Class",

@@ -19,6 +19,11 @@ rewards are in big bets of its stakes, which is each stud game's own unit at the
 default stakes but twice Chowaha's (big blinds), so a Chowaha specialist reads its
 chip features at half the scale it was trained on there.
 
+A last row plays the whole table (every button names its game) against the heuristic.
+The committee of specialists (``specialists``, :mod:`agents.committee`) is measured the
+same way, against the heuristic only (its members are the specialists):
+``dealers-choice generalist specialists --opponents heuristic``.
+
 Run ``python -m evaluation.generalist <checkpoint> --deals 1000`` (``--help``).
 """
 
@@ -35,15 +40,18 @@ import numpy as np
 from tqdm import tqdm
 
 import agents
-from agents.heuristic.mixed import game_view
+from agents.committee import SpecialistSeat
+from agents.committee import listed_games as games_of
 from envs.policy import Observation, Policy
 from envs.registry import make_raw
-from envs.variants.mixed import CHOOSE_PREFIX, index_maps
+from envs.variants.mixed import CHOOSE_PREFIX
 from envs.view import PublicView
 from evaluation.arena import Stat, run_match
 from evaluation.cli import prog_name
 
 VARIANT = "dealers_choice"
+OPPONENTS = ("heuristic", "specialist")
+WHOLE_TABLE = "every game (the button's choice)"
 
 
 class _Wrapped:
@@ -74,39 +82,28 @@ class ForcedGame(_Wrapped):
         return int(self.bot.act(observation, view))
 
 
-class SpecialistSeat(_Wrapped):
-    """A single-game agent seated at a dealer's choice table that deals its game: it
-    gets the game's own observation (the table's vector at the game's index map), the
-    game's own action mask (the table's first actions) and the game's own view."""
-
-    def __init__(self, bot: Any, game: str, table_env: Any) -> None:
-        self.bot = bot
-        self.game = game
-        self.places = index_maps(table_env.game)[game]
-        self.actions = make_raw(game, table_env.game.num_players).game.num_actions
-        self.name = getattr(bot, "name", type(bot).__name__)
-
-    def act(self, observation: Observation, view: PublicView) -> int:
-        own = {
-            "observation": np.asarray(observation["observation"])[self.places],
-            "action_mask": np.asarray(observation["action_mask"])[: self.actions],
-        }
-        return int(self.bot.act(own, game_view(view)))
-
-
 def listed_games(num_players: int, options: dict[str, Any]) -> list[str]:
     """The games a dealer's choice table with these options deals (its choose actions)."""
-    env = make_raw(VARIANT, num_players, **options)
-    return [a.removeprefix(CHOOSE_PREFIX) for a in env.action_names if a.startswith(CHOOSE_PREFIX)]
+    return games_of(make_raw(VARIANT, num_players, **options))
 
 
 def game_match(
-    generalist: Any, opponent: Any, game: str, *, deals: int, seed: int, num_players: int, options: dict[str, Any]
+    generalist: Any,
+    opponent: Any,
+    game: str | None,
+    *,
+    deals: int,
+    seed: int,
+    num_players: int,
+    options: dict[str, Any],
 ) -> Stat:
-    """The generalist's result against ``opponent`` when every hand is ``game``."""
+    """The generalist's result against ``opponent`` when every hand is ``game`` (None:
+    the whole table, every button naming its own game)."""
     env = make_raw(VARIANT, num_players, **options)
     names = env.action_names
-    bots: list[Policy] = [ForcedGame(generalist, game, names), ForcedGame(opponent, game, names)]
+    bots: list[Policy] = [generalist, opponent]
+    if game is not None:
+        bots = [ForcedGame(generalist, game, names), ForcedGame(opponent, game, names)]
     result = run_match(VARIANT, bots, deals, num_players=num_players, seed=seed, options=options)
     return result.result(0)
 
@@ -124,9 +121,17 @@ def specialist(game: str, num_players: int, options: dict[str, Any], greedy: boo
 
 
 def generalist_table(
-    checkpoint: str, *, deals: int, seed: int, modes: Sequence[str] = ("greedy", "sampled"), show: bool = True
+    checkpoint: str,
+    *,
+    deals: int,
+    seed: int,
+    modes: Sequence[str] = ("greedy", "sampled"),
+    opponents: Sequence[str] = OPPONENTS,
+    show: bool = True,
 ) -> dict[str, Any]:
-    """Per listed game and mode: the generalist against the heuristic and the specialist."""
+    """Per listed game and mode: the generalist against the heuristic and the specialist;
+    then (row :data:`WHOLE_TABLE`) against the heuristic at the whole table, every
+    button naming its game. Each match has its own seed, from ``seed``."""
     probe = agents.load(checkpoint, seed=0)
     n, options = probe.layout.num_players, dict(probe.layout.env_kwargs)
     games = listed_games(n, options)
@@ -138,10 +143,17 @@ def generalist_table(
         row = rows.setdefault(game, {})
         match_seed = seed + 7919 * k
         common = {"deals": deals, "seed": match_seed, "num_players": n, "options": options}
-        row[f"heuristic/{mode}"] = _stat(game_match(gen, agents.load("heuristic", seed=0), game, **common))
-        spec = specialist(game, n, options, greedy)
+        if "heuristic" in opponents:
+            row[f"heuristic/{mode}"] = _stat(game_match(gen, agents.load("heuristic", seed=0), game, **common))
+        spec = specialist(game, n, options, greedy) if "specialist" in opponents else None
         if spec is not None:
             row[f"specialist/{mode}"] = _stat(game_match(gen, spec, game, **common))
+    if "heuristic" in opponents:
+        for k, mode in enumerate(modes, start=len(jobs)):
+            gen = agents.load(checkpoint, seed=0, greedy=mode == "greedy")
+            common = {"deals": deals, "seed": seed + 7919 * k, "num_players": n, "options": options}
+            stat = game_match(gen, agents.load("heuristic", seed=0), None, **common)
+            rows.setdefault(WHOLE_TABLE, {})[f"heuristic/{mode}"] = _stat(stat)
     return {"checkpoint": checkpoint, "deals": deals, "seed": seed, "num_players": n, "games": rows}
 
 
@@ -168,16 +180,25 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("checkpoint", help="a dealer's choice agent (checkpoint path or pretrained:dealers_choice)")
+    parser.add_argument(
+        "checkpoint", help="a dealer's choice agent (checkpoint path, pretrained:dealers_choice or specialists)"
+    )
     parser.add_argument("--deals", type=int, default=1000, help="duplicate deals per game, opponent and mode")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: fresh, in the JSON)")
     parser.add_argument("--modes", nargs="+", choices=["greedy", "sampled"], default=["greedy", "sampled"])
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        choices=OPPONENTS,
+        default=list(OPPONENTS),
+        help="whom each game is played against (the committee of specialists: heuristic only)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the report as JSON here")
     args = parser.parse_args(argv)
     if args.deals < 2:
         parser.error("--deals must be >= 2 (an interval needs two duplicate sets)")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
-    report = generalist_table(args.checkpoint, deals=args.deals, seed=seed, modes=args.modes)
+    report = generalist_table(args.checkpoint, deals=args.deals, seed=seed, modes=args.modes, opponents=args.opponents)
     print(markdown(report))
     if args.out is not None:
         args.out.write_text(json.dumps(report, indent=2) + "\n")

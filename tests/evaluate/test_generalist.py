@@ -17,7 +17,7 @@ from agents.checkpoint import save_checkpoint
 from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.registry import make_raw
-from evaluation.generalist import ForcedGame, SpecialistSeat, generalist_table, listed_games, markdown
+from evaluation.generalist import WHOLE_TABLE, ForcedGame, SpecialistSeat, generalist_table, listed_games, markdown
 
 
 def tiny_checkpoint(path: Path, variant: str) -> Path:
@@ -78,9 +78,15 @@ def test_the_table_has_a_row_per_game_and_a_specialist_where_one_is_shipped(
     generalist = tiny_checkpoint(tmp_path / "dc.pt", "dealers_choice")
     report = generalist_table(str(generalist), deals=2, seed=5, modes=["greedy"], show=False)
     games = listed_games(2, {})
-    assert list(report["games"]) == games and "razz" in games
+    assert list(report["games"]) == [*games, WHOLE_TABLE] and "razz" in games
     for game, row in report["games"].items():
         assert np.isfinite(row["heuristic/greedy"]["mean"])
         assert ("specialist/greedy" in row) == (game == "razz")
     table = markdown(report)
-    assert table.count("\n") == len(games) + 1 and "n/a" in table
+    assert table.count("\n") == len(games) + 2 and "n/a" in table
+
+
+def test_the_opponents_can_be_the_heuristic_only(tmp_path: Path) -> None:
+    generalist = tiny_checkpoint(tmp_path / "dc.pt", "dealers_choice")
+    report = generalist_table(str(generalist), deals=2, seed=5, modes=["sampled"], opponents=["heuristic"], show=False)
+    assert all(list(row) == ["heuristic/sampled"] for row in report["games"].values())
