@@ -127,11 +127,13 @@ def generalist_table(
     seed: int,
     modes: Sequence[str] = ("greedy", "sampled"),
     opponents: Sequence[str] = OPPONENTS,
+    table_deals: int | None = None,
     show: bool = True,
 ) -> dict[str, Any]:
     """Per listed game and mode: the generalist against the heuristic and the specialist;
     then (row :data:`WHOLE_TABLE`) against the heuristic at the whole table, every
-    button naming its game. Each match has its own seed, from ``seed``."""
+    button naming its game, on ``table_deals`` deals (default ``deals``). Each match has
+    its own seed, from ``seed``."""
     probe = agents.load(checkpoint, seed=0)
     n, options = probe.layout.num_players, dict(probe.layout.env_kwargs)
     games = listed_games(n, options)
@@ -151,10 +153,18 @@ def generalist_table(
     if "heuristic" in opponents:
         for k, mode in enumerate(modes, start=len(jobs)):
             gen = agents.load(checkpoint, seed=0, greedy=mode == "greedy")
-            common = {"deals": deals, "seed": seed + 7919 * k, "num_players": n, "options": options}
+            common = {"deals": table_deals or deals, "seed": seed + 7919 * k, "num_players": n, "options": options}
             stat = game_match(gen, agents.load("heuristic", seed=0), None, **common)
             rows.setdefault(WHOLE_TABLE, {})[f"heuristic/{mode}"] = _stat(stat)
-    return {"checkpoint": checkpoint, "deals": deals, "seed": seed, "num_players": n, "games": rows}
+    whole = table_deals or deals
+    return {
+        "checkpoint": checkpoint,
+        "deals": deals,
+        "table_deals": whole,
+        "seed": seed,
+        "num_players": n,
+        "games": rows,
+    }
 
 
 def _stat(stat: Stat) -> dict[str, float]:
@@ -184,6 +194,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "checkpoint", help="a dealer's choice agent (checkpoint path, pretrained:dealers_choice or specialists)"
     )
     parser.add_argument("--deals", type=int, default=1000, help="duplicate deals per game, opponent and mode")
+    parser.add_argument("--table-deals", type=int, default=None, help="duplicate deals of the whole-table row")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: fresh, in the JSON)")
     parser.add_argument("--modes", nargs="+", choices=["greedy", "sampled"], default=["greedy", "sampled"])
     parser.add_argument(
@@ -195,10 +206,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--out", type=Path, default=None, help="write the report as JSON here")
     args = parser.parse_args(argv)
-    if args.deals < 2:
-        parser.error("--deals must be >= 2 (an interval needs two duplicate sets)")
+    if args.deals < 2 or (args.table_deals is not None and args.table_deals < 2):
+        parser.error("--deals and --table-deals must be >= 2 (an interval needs two duplicate sets)")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
-    report = generalist_table(args.checkpoint, deals=args.deals, seed=seed, modes=args.modes, opponents=args.opponents)
+    report = generalist_table(
+        args.checkpoint,
+        deals=args.deals,
+        seed=seed,
+        modes=args.modes,
+        opponents=args.opponents,
+        table_deals=args.table_deals,
+    )
     print(markdown(report))
     if args.out is not None:
         args.out.write_text(json.dumps(report, indent=2) + "\n")

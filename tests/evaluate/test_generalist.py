@@ -88,5 +88,8 @@ def test_the_table_has_a_row_per_game_and_a_specialist_where_one_is_shipped(
 
 def test_the_opponents_can_be_the_heuristic_only(tmp_path: Path) -> None:
     generalist = tiny_checkpoint(tmp_path / "dc.pt", "dealers_choice")
-    report = generalist_table(str(generalist), deals=2, seed=5, modes=["sampled"], opponents=["heuristic"], show=False)
+    report = generalist_table(
+        str(generalist), deals=2, seed=5, modes=["sampled"], opponents=["heuristic"], table_deals=3, show=False
+    )
     assert all(list(row) == ["heuristic/sampled"] for row in report["games"].values())
+    assert report["table_deals"] == 3 and report["deals"] == 2
