@@ -19,7 +19,8 @@ rewards are in big bets of its stakes, which is each stud game's own unit at the
 default stakes but twice Chowaha's (big blinds), so a Chowaha specialist reads its
 chip features at half the scale it was trained on there.
 
-A last row plays the whole table (every button names its game) against the heuristic.
+A last row plays the whole table (every button names its game) against the heuristic,
+random and the calling station.
 The committee of specialists (``specialists``, :mod:`agents.committee`) is measured the
 same way, against the heuristic only (its members are the specialists):
 ``dealers-choice generalist specialists --opponents heuristic``.
@@ -51,7 +52,9 @@ from evaluation.cli import prog_name
 
 VARIANT = "dealers_choice"
 OPPONENTS = ("heuristic", "specialist")
+MODES = ("greedy", "sampled")
 WHOLE_TABLE = "every game (the button's choice)"
+TABLE_BOTS = ("heuristic", "random", "call")  # the whole table's opponents (a verdict's bots)
 
 
 class _Wrapped:
@@ -150,13 +153,14 @@ def generalist_table(
         spec = specialist(game, n, options, greedy) if "specialist" in opponents else None
         if spec is not None:
             row[f"specialist/{mode}"] = _stat(game_match(gen, spec, game, **common))
-    if "heuristic" in opponents:
-        for k, mode in enumerate(modes, start=len(jobs)):
-            gen = agents.load(checkpoint, seed=0, greedy=mode == "greedy")
-            common = {"deals": table_deals or deals, "seed": seed + 7919 * k, "num_players": n, "options": options}
-            stat = game_match(gen, agents.load("heuristic", seed=0), None, **common)
-            rows.setdefault(WHOLE_TABLE, {})[f"heuristic/{mode}"] = _stat(stat)
     whole = table_deals or deals
+    if "heuristic" in opponents:
+        table_jobs = [(bot, mode) for bot in TABLE_BOTS for mode in modes]
+        for k, (bot, mode) in enumerate(table_jobs, start=len(jobs)):
+            gen = agents.load(checkpoint, seed=0, greedy=mode == "greedy")
+            common = {"deals": whole, "seed": seed + 7919 * k, "num_players": n, "options": options}
+            stat = game_match(gen, agents.load(bot, seed=0), None, **common)
+            rows.setdefault(WHOLE_TABLE, {})[f"{bot}/{mode}"] = _stat(stat)
     return {
         "checkpoint": checkpoint,
         "deals": deals,
@@ -181,6 +185,15 @@ def markdown(report: dict[str, Any]) -> str:
     for game, row in report["games"].items():
         cells = [f"{row[c]['mean']:+.1f} ± {row[c]['ci95']:.1f}" if c in row else "n/a" for c in cols]
         lines.append(f"| {game} | " + " | ".join(cells) + " |")
+    whole = report["games"].get(WHOLE_TABLE, {})
+    for bot in TABLE_BOTS[1:]:
+        cells = [
+            f"{mode} {whole[k]['mean']:+.1f} ± {whole[k]['ci95']:.1f}"
+            for mode in MODES
+            if (k := f"{bot}/{mode}") in whole
+        ]
+        if cells:
+            lines.append(f"\n{WHOLE_TABLE} vs {bot}: " + ", ".join(cells))
     return "\n".join(lines)
 
 
@@ -196,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--deals", type=int, default=1000, help="duplicate deals per game, opponent and mode")
     parser.add_argument("--table-deals", type=int, default=None, help="duplicate deals of the whole-table row")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: fresh, in the JSON)")
-    parser.add_argument("--modes", nargs="+", choices=["greedy", "sampled"], default=["greedy", "sampled"])
+    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     parser.add_argument(
         "--opponents",
         nargs="+",

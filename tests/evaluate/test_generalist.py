@@ -82,8 +82,12 @@ def test_the_table_has_a_row_per_game_and_a_specialist_where_one_is_shipped(
     for game, row in report["games"].items():
         assert np.isfinite(row["heuristic/greedy"]["mean"])
         assert ("specialist/greedy" in row) == (game == "razz")
+    whole = report["games"][WHOLE_TABLE]
+    assert sorted(whole) == ["call/greedy", "heuristic/greedy", "random/greedy"]
     table = markdown(report)
-    assert table.count("\n") == len(games) + 2 and "n/a" in table
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    assert len(rows) == len(games) + 2 and "n/a" in table
+    assert f"{WHOLE_TABLE} vs random: greedy" in table and f"{WHOLE_TABLE} vs call: greedy" in table
 
 
 def test_the_opponents_can_be_the_heuristic_only(tmp_path: Path) -> None:
