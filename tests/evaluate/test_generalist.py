@@ -95,5 +95,7 @@ def test_the_opponents_can_be_the_heuristic_only(tmp_path: Path) -> None:
     report = generalist_table(
         str(generalist), deals=2, seed=5, modes=["sampled"], opponents=["heuristic"], table_deals=3, show=False
     )
-    assert all(list(row) == ["heuristic/sampled"] for row in report["games"].values())
+    games = {game: row for game, row in report["games"].items() if game != WHOLE_TABLE}
+    assert games and all(list(row) == ["heuristic/sampled"] for row in games.values())
+    assert sorted(report["games"][WHOLE_TABLE]) == ["call/sampled", "heuristic/sampled", "random/sampled"]
     assert report["table_deals"] == 3 and report["deals"] == 2
