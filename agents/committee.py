@@ -5,8 +5,11 @@ sees each game a seventh as often as a specialist sees its own, and plays the ga
 whose specialists are strongest worse than they do (README, "One agent for every
 game"). The committee is the other way to play the mixed game: every hand is played by
 the shipped specialist of the game in play (``pretrained:<game>``), seated through
-:class:`SpecialistSeat`, and only the button's choice of game is left to a chooser (by
-default the generalist network, whose choice head was trained at this table).
+:class:`SpecialistSeat`, and only the button's choice of game is left to a chooser: by
+default :class:`VerdictChooser`, which names the game whose specialist won most from the
+heuristic in its own shipped verdict (the generalist network, whose choice head was
+trained at this table, named declare 70% of the time, the game its specialist wins
+least; measured in the README).
 
 A game with no specialist for the table's size is played by the heuristic, which plays
 every game of the table natively; :meth:`SpecialistCommittee.members` says who plays
@@ -34,7 +37,7 @@ from envs.registry import make_raw
 from envs.variants.mixed import CHOOSE_PREFIX, index_maps
 from envs.view import PublicView
 
-__all__ = ["SpecialistCommittee", "SpecialistSeat", "listed_games"]
+__all__ = ["SpecialistCommittee", "SpecialistSeat", "VerdictChooser", "listed_games"]
 
 VARIANT = "dealers_choice"
 
@@ -72,6 +75,24 @@ class SpecialistSeat:
             self.bot.reset()
 
 
+class VerdictChooser:
+    """Names, on the button, the listed game whose member won most from the heuristic
+    in its own shipped verdict (``edges``: big bets per 100 hands; 0 for a game the
+    heuristic plays); ties go to the first listed. The verdicts were measured on their
+    own deals, before and apart from any match this chooser plays."""
+
+    def __init__(self, edges: dict[str, float], action_names: list[str]) -> None:
+        self.edges = dict(edges)
+        self.names = list(action_names)
+        self.name = "verdicts"
+
+    def act(self, observation: Observation, view: PublicView) -> int:
+        legal = [a for a in view.legal_actions if self.names[a].startswith(CHOOSE_PREFIX)]
+        if not legal:
+            raise ValueError(f"the verdict chooser names games only; legal here: {list(view.legal_names)}")
+        return max(legal, key=lambda a: (self.edges.get(self.names[a].removeprefix(CHOOSE_PREFIX), 0.0), -a))
+
+
 class SpecialistCommittee:
     """Each hand of a dealer's choice table played by its game's member.
 
@@ -79,17 +100,18 @@ class SpecialistCommittee:
     agents (:func:`agents.loading.committee`); this class only routes.
 
     Args:
-        chooser: the network that names the game on the button; its layout fixes the
-            table (``agents.load`` uses the generalist, ``pretrained:dealers_choice``).
+        chooser: the bot that names the game on the button (``agents.load`` gives a
+            :class:`VerdictChooser`, or with ``chooser="pretrained:dealers_choice"`` the
+            generalist network, whose choice head was trained at this table).
         seats: every listed game's member: a :class:`SpecialistSeat` or a bot that
             plays the mixed table natively (the heuristic).
+        layout: the table (the generalist's: two players, default options).
         greedy: whether the networks were loaded greedy (for the name only).
     """
 
-    def __init__(self, chooser: Any, seats: dict[str, Any], *, greedy: bool = False) -> None:
-        layout = getattr(chooser, "layout", None)
-        if layout is None or layout.variant != VARIANT:
-            raise ValueError(f"the committee's chooser must be a {VARIANT} network, got {chooser!r}")
+    def __init__(self, chooser: Any, seats: dict[str, Any], layout: Any, *, greedy: bool = False) -> None:
+        if getattr(layout, "variant", None) != VARIANT:
+            raise ValueError(f"the committee plays a {VARIANT} table, not {layout!r}")
         table = make_raw(VARIANT, layout.num_players, **layout.env_kwargs)
         games = listed_games(table)
         if sorted(seats) != sorted(games):

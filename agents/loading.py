@@ -70,37 +70,65 @@ def committee(
     seed: int | None = None,
     *,
     greedy: bool = False,
-    chooser: str = PRETRAINED + "dealers_choice",
+    chooser: str = "verdicts",
     variant: str | None = None,
     num_players: int | None = None,
     options: dict[str, Any] | None = None,
     strict_options: bool = True,
 ) -> Any:
     """``agents.load("specialists")``: a :class:`~agents.committee.SpecialistCommittee`
-    whose members are the shipped ``pretrained:<game>`` of each listed game with the
-    chooser's number of players (the heuristic for the others), every one seeded with
-    ``seed`` and loaded ``greedy`` or not. ``variant``, ``num_players`` and ``options``
-    (the table, when the caller knows it) must be the chooser's; ``strict_options`` is
-    accepted for ``load``'s signature: specialists always play the mixed table's
-    version of their game."""
-    from agents.committee import SpecialistCommittee, SpecialistSeat, listed_games
+    at the generalist's table (two players), whose members are the shipped
+    ``pretrained:<game>`` of each listed game with that many players (the heuristic for
+    the others), every one seeded with ``seed`` and loaded ``greedy`` or not. The button's
+    game: ``chooser="verdicts"`` (:class:`~agents.committee.VerdictChooser`, from the
+    members' shipped verdicts against the heuristic, greedy or sampled as the committee
+    plays) or any agent spec of a dealers_choice network (``pretrained:dealers_choice``).
+    ``variant``, ``num_players`` and ``options`` (the table, when the caller knows it)
+    must be that table; ``strict_options`` is accepted for ``load``'s signature:
+    specialists always play the mixed table's version of their game."""
+    from agents.committee import SpecialistCommittee, SpecialistSeat, VerdictChooser, listed_games
     from envs.registry import make_raw
 
-    boss = load(chooser, seed=seed, greedy=greedy)
-    layout = getattr(boss, "layout", None)
-    if layout is None or layout.variant != "dealers_choice":
-        raise ValueError(f"the committee's chooser must be a dealers_choice network, got {chooser!r}")
+    layout = trained_layout(COMMITTEE)
+    assert layout is not None
     table = make_raw(layout.variant, layout.num_players, **layout.env_kwargs)
     seats: dict[str, Any] = {}
+    edges: dict[str, float] = {}
     for game in listed_games(table):
         seats[game] = load("heuristic", seed=seed)
         if game in pretrained_names():
             bot = load(PRETRAINED + game, seed=seed, greedy=greedy, strict_options=False)
             if bot.layout.num_players == layout.num_players:
                 seats[game] = SpecialistSeat(bot, game, table)
-    built = SpecialistCommittee(boss, seats, greedy=greedy)
+                edges[game] = verdict_edge(game, "greedy" if greedy else "sampled")
+    if chooser == "verdicts":
+        boss: Any = VerdictChooser(edges, list(table.action_names))
+    else:
+        boss = load(chooser, seed=seed, greedy=greedy)
+        if getattr(boss, "layout", None) != layout:
+            raise ValueError(
+                f"the committee's chooser must be a network of its table ({layout.describe()}), got {chooser!r}"
+            )
+    built = SpecialistCommittee(boss, seats, layout, greedy=greedy)
     built.check_table(variant, num_players, options)
     return built
+
+
+def verdict_edge(game: str, mode: str) -> float:
+    """What ``pretrained:<game>`` won from the heuristic in its shipped verdict, in big
+    bets per 100 hands (a big-blind figure halved: a big bet is two big blinds at the
+    mixed table's stakes); 0 when no verdict is shipped."""
+    import json
+
+    path = PRETRAINED_DIR / f"{game}.json"
+    if not path.is_file():
+        return 0.0
+    try:
+        verdict = json.loads(path.read_text(encoding="utf-8")).get("verdict") or {}
+        mean = float(verdict["results"]["heuristic"][mode]["mean"]) if verdict else 0.0
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        raise ValueError(f"{path}: not a shipped agent's record with a verdict against the heuristic ({err})") from None
+    return mean / 2 if "big blinds" in str(verdict.get("unit", "")) else mean
 
 
 def trained_layout(spec: str) -> Layout | None:

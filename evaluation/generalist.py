@@ -131,18 +131,23 @@ def generalist_table(
     modes: Sequence[str] = ("greedy", "sampled"),
     opponents: Sequence[str] = OPPONENTS,
     table_deals: int | None = None,
+    games: Sequence[str] | None = None,
     show: bool = True,
 ) -> dict[str, Any]:
     """Per listed game and mode: the generalist against the heuristic and the specialist;
     then (row :data:`WHOLE_TABLE`) against the heuristic at the whole table, every
-    button naming its game, on ``table_deals`` deals (default ``deals``). Each match has
-    its own seed, from ``seed``."""
-    probe = agents.load(checkpoint, seed=0)
-    n, options = probe.layout.num_players, dict(probe.layout.env_kwargs)
-    games = listed_games(n, options)
+    button naming its game, on ``table_deals`` deals (default ``deals``). ``games``: only
+    these games' rows (None: every listed game). Each match has its own seed, from
+    ``seed`` and its place in the full table, so a subset replays the full table's deals."""
+    n, options = _table_of(checkpoint)
+    listed = listed_games(n, options)
+    unknown = [g for g in games or () if g not in listed]
+    if unknown:
+        raise ValueError(f"{unknown} not among the table's games {listed}")
     rows: dict[str, Any] = {}
-    jobs = [(g, m) for g in games for m in modes]
-    for k, (game, mode) in enumerate(tqdm(jobs, desc="games", disable=not show)):
+    jobs = [(g, m) for g in listed for m in modes if games is None or g in games]
+    for game, mode in tqdm(jobs, desc="games", disable=not show):
+        k = listed.index(game) * len(modes) + list(modes).index(mode)
         greedy = mode == "greedy"
         gen = agents.load(checkpoint, seed=0, greedy=greedy)
         row = rows.setdefault(game, {})
@@ -156,7 +161,7 @@ def generalist_table(
     whole = table_deals or deals
     if "heuristic" in opponents:
         table_jobs = [(bot, mode) for bot in TABLE_BOTS for mode in modes]
-        for k, (bot, mode) in enumerate(table_jobs, start=len(jobs)):
+        for k, (bot, mode) in enumerate(table_jobs, start=len(listed) * len(modes)):
             gen = agents.load(checkpoint, seed=0, greedy=mode == "greedy")
             common = {"deals": whole, "seed": seed + 7919 * k, "num_players": n, "options": options}
             stat = game_match(gen, agents.load(bot, seed=0), None, **common)
@@ -169,6 +174,12 @@ def generalist_table(
         "num_players": n,
         "games": rows,
     }
+
+
+def _table_of(checkpoint: str) -> tuple[int, dict[str, Any]]:
+    """The players and options of the table ``checkpoint`` was trained for."""
+    layout = agents.load(checkpoint, seed=0).layout
+    return layout.num_players, dict(layout.env_kwargs)
 
 
 def _stat(stat: Stat) -> dict[str, float]:
@@ -217,11 +228,18 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         default=list(OPPONENTS),
         help="whom each game is played against (the committee of specialists: heuristic only)",
     )
+    parser.add_argument(
+        "--games", nargs="*", default=None, help="only these games' rows (none: the whole-table row only)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the report as JSON here")
     args = parser.parse_args(argv)
     if args.deals < 2 or (args.table_deals is not None and args.table_deals < 2):
         parser.error("--deals and --table-deals must be >= 2 (an interval needs two duplicate sets)")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    if args.games is not None:
+        listed = listed_games(*_table_of(args.checkpoint))
+        if unknown := [g for g in args.games if g not in listed]:
+            parser.error(f"--games {' '.join(unknown)}: not among the table's games {', '.join(listed)}")
     report = generalist_table(
         args.checkpoint,
         deals=args.deals,
@@ -229,6 +247,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         modes=args.modes,
         opponents=args.opponents,
         table_deals=args.table_deals,
+        games=args.games,
     )
     print(markdown(report))
     if args.out is not None:

@@ -4,6 +4,7 @@ games without a specialist to the heuristic, and other tables are refused."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,7 @@ class Chooser:
 
 
 def test_each_game_goes_to_its_specialist_and_the_choice_to_the_chooser(shipped: Path) -> None:
-    committee = agents.load("specialists", seed=0, greedy=True)
+    committee = agents.load("specialists", seed=0, greedy=True, chooser="pretrained:dealers_choice")
     assert committee.members() == {
         g: f"pretrained:{g}" if g in ("razz", "chowaha") else "heuristic" for g in committee.games
     }
@@ -113,6 +114,7 @@ def test_no_decision_of_a_game_reaches_another_games_member(shipped: Path) -> No
     table = make_raw("dealers_choice", 2)
     recorders = {game: Recorder(game) for game in committee.games}
     committee.seats = {game: SpecialistSeat(recorders[game], game, table) for game in committee.games}
+    committee.chooser = Chooser()
     play(committee, hands=40, seed=3)
     assert sum(bool(r.games) for r in recorders.values()) >= 3
     for game, recorder in recorders.items():
@@ -132,16 +134,39 @@ def test_the_committee_plays_only_its_choosers_table(shipped: Path) -> None:
         agents.load("specialists", seed=0, variant="dealers_choice", num_players=3, options={})
     with pytest.raises(ValueError, match="the committee plays the dealers_choice table"):
         agents.load("specialists", seed=0, variant="stud", num_players=2, options={})
-    with pytest.raises(ValueError, match="chooser must be a dealers_choice network"):
+    with pytest.raises(ValueError, match="chooser must be a network of its table"):
         agents.load("specialists", chooser="pretrained:razz")
+    layout = agents.loading.trained_layout("specialists")
     with pytest.raises(ValueError, match="needs a member for each listed game"):
-        SpecialistCommittee(agents.load("pretrained:dealers_choice"), {"razz": agents.load("heuristic")})
+        SpecialistCommittee(agents.load("heuristic"), {"razz": agents.load("heuristic")}, layout)
     committee = agents.load("specialists", seed=0)
     env = make_raw("dealers_choice", 3)
     env.reset(seed=1)
     agent = env.agent_selection
     with pytest.raises(ValueError, match="plays dealers_choice with 2 players, not dealers_choice with 3"):
         committee.act(env.observe(agent), env.public_view(agent))
+
+
+def verdict(folder: Path, game: str, unit: str, greedy: float, sampled: float) -> None:
+    results = {"heuristic": {"greedy": {"mean": greedy}, "sampled": {"mean": sampled}}}
+    (folder / f"{game}.json").write_text(json.dumps({"verdict": {"unit": unit, "results": results}}))
+
+
+def test_the_default_chooser_names_the_game_of_the_best_shipped_verdict(shipped: Path) -> None:
+    verdict(shipped, "razz", "big bets per 100 hands", greedy=5.0, sampled=12.0)
+    verdict(shipped, "chowaha", "big blinds per 100 hands", greedy=30.0, sampled=20.0)  # 15 and 10 big bets
+    for greedy, best in ((True, "chowaha"), (False, "razz")):
+        committee = agents.load("specialists", seed=0, greedy=greedy)
+        assert committee.chooser.edges == {"razz": 5.0 if greedy else 12.0, "chowaha": 15.0 if greedy else 10.0}
+        choices = [
+            v.legal_names[v.legal_actions.index(a)] for _, v, a in play(committee, 6, 2) if v.game in ("", v.variant)
+        ]
+        assert choices and set(choices) == {f"choose_{best}"}
+    (shipped / "razz.json").write_text('{"verdict": {"results": {"call": {}}}}')
+    with pytest.raises(
+        ValueError, match=r"razz\.json: not a shipped agent's record with a verdict against the heuristic"
+    ):
+        agents.load("specialists")
 
 
 def test_its_table_is_the_choosers_for_the_command_lines(shipped: Path) -> None:

@@ -99,3 +99,10 @@ def test_the_opponents_can_be_the_heuristic_only(tmp_path: Path) -> None:
     assert games and all(list(row) == ["heuristic/sampled"] for row in games.values())
     assert sorted(report["games"][WHOLE_TABLE]) == ["call/sampled", "heuristic/sampled", "random/sampled"]
     assert report["table_deals"] == 3 and report["deals"] == 2
+    only = generalist_table(
+        str(generalist), deals=2, seed=5, modes=["sampled"], opponents=["heuristic"], games=["razz"], show=False
+    )
+    assert list(only["games"]) == ["razz", WHOLE_TABLE]
+    assert only["games"]["razz"] == report["games"]["razz"]  # the same match seed as in the full table
+    with pytest.raises(ValueError, match=r"\['poker'\] not among the table's games"):
+        generalist_table(str(generalist), deals=2, seed=5, games=["poker"], show=False)
