@@ -37,7 +37,7 @@ from envs.registry import make_raw
 from envs.variants.mixed import CHOOSE_PREFIX, index_maps
 from envs.view import PublicView
 
-__all__ = ["SpecialistCommittee", "SpecialistSeat", "VerdictChooser", "listed_games"]
+__all__ = ["SpecialistCommittee", "SpecialistSeat", "VerdictChooser", "Wrapped", "listed_games"]
 
 VARIANT = "dealers_choice"
 
@@ -47,7 +47,21 @@ def listed_games(table: Any) -> list[str]:
     return [a.removeprefix(CHOOSE_PREFIX) for a in table.action_names if a.startswith(CHOOSE_PREFIX)]
 
 
-class SpecialistSeat:
+class Wrapped:
+    """A bot around another (``bot``): the optional hooks go to the bot inside."""
+
+    bot: Any
+
+    def seed(self, seed: int | None) -> None:
+        if hasattr(self.bot, "seed"):
+            self.bot.seed(seed)
+
+    def reset(self) -> None:
+        if hasattr(self.bot, "reset"):
+            self.bot.reset()
+
+
+class SpecialistSeat(Wrapped):
     """A single-game agent seated at a dealer's choice table that deals its game: it
     gets the game's own observation (the table's vector at the game's index map), the
     game's own action mask (the table's first actions) and the game's own view."""
@@ -65,14 +79,6 @@ class SpecialistSeat:
             "action_mask": np.asarray(observation["action_mask"])[: self.actions],
         }
         return int(self.bot.act(own, game_view(view)))
-
-    def seed(self, seed: int | None) -> None:
-        if hasattr(self.bot, "seed"):
-            self.bot.seed(seed)
-
-    def reset(self) -> None:
-        if hasattr(self.bot, "reset"):
-            self.bot.reset()
 
 
 class VerdictChooser:

@@ -41,7 +41,7 @@ import numpy as np
 from tqdm import tqdm
 
 import agents
-from agents.committee import SpecialistSeat
+from agents.committee import SpecialistSeat, Wrapped
 from agents.committee import listed_games as games_of
 from envs.policy import Observation, Policy
 from envs.registry import make_raw
@@ -57,21 +57,7 @@ WHOLE_TABLE = "every game (the button's choice)"
 TABLE_BOTS = ("heuristic", "random", "call")  # the whole table's opponents (a verdict's bots)
 
 
-class _Wrapped:
-    """A bot around another: the optional hooks go to the bot inside."""
-
-    bot: Any
-
-    def seed(self, seed: int | None) -> None:
-        if hasattr(self.bot, "seed"):
-            self.bot.seed(seed)
-
-    def reset(self) -> None:
-        if hasattr(self.bot, "reset"):
-            self.bot.reset()
-
-
-class ForcedGame(_Wrapped):
+class ForcedGame(Wrapped):
     """``bot`` with its button choice fixed to ``game``: every hand is that game."""
 
     def __init__(self, bot: Any, game: str, action_names: Sequence[str]) -> None:
