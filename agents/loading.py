@@ -86,7 +86,7 @@ def committee(
     ``variant``, ``num_players`` and ``options`` (the table, when the caller knows it)
     must be that table; ``strict_options`` is accepted for ``load``'s signature:
     specialists always play the mixed table's version of their game."""
-    from agents.committee import SpecialistCommittee, SpecialistSeat, VerdictChooser, listed_games
+    from agents.committee import SpecialistCommittee, VerdictChooser, listed_games
     from envs.registry import make_raw
 
     layout = trained_layout(COMMITTEE)
@@ -95,12 +95,10 @@ def committee(
     seats: dict[str, Any] = {}
     edges: dict[str, float] = {}
     for game in listed_games(table):
-        seats[game] = load("heuristic", seed=seed)
-        if game in pretrained_names():
-            bot = load(PRETRAINED + game, seed=seed, greedy=greedy, strict_options=False)
-            if bot.layout.num_players == layout.num_players:
-                seats[game] = SpecialistSeat(bot, game, table)
-                edges[game] = verdict_edge(game, "greedy" if greedy else "sampled")
+        seat = specialist_seat(game, table, seed=seed, greedy=greedy)
+        seats[game] = seat if seat is not None else load("heuristic", seed=seed)
+        if seat is not None:
+            edges[game] = verdict_edge(game, "greedy" if greedy else "sampled")
     if chooser == "verdicts":
         boss: Any = VerdictChooser(edges, list(table.action_names))
     else:
@@ -112,6 +110,20 @@ def committee(
     built = SpecialistCommittee(boss, seats, layout, greedy=greedy)
     built.check_table(variant, num_players, options)
     return built
+
+
+def specialist_seat(game: str, table: Any, *, seed: int | None = None, greedy: bool = False) -> Any | None:
+    """``pretrained:<game>`` seated at the dealer's choice env ``table`` through
+    :class:`~agents.committee.SpecialistSeat` (the mixed table's version of its game),
+    or None when no specialist is shipped for that game and number of players."""
+    from agents.committee import SpecialistSeat
+
+    if game not in pretrained_names():
+        return None
+    bot = load(PRETRAINED + game, seed=seed, greedy=greedy, strict_options=False)
+    if bot.layout.num_players != table.game.num_players:
+        return None
+    return SpecialistSeat(bot, game, table)
 
 
 def verdict_edge(game: str, mode: str) -> float:

@@ -41,7 +41,7 @@ import numpy as np
 from tqdm import tqdm
 
 import agents
-from agents.committee import SpecialistSeat, Wrapped
+from agents.committee import SpecialistSeat, Wrapped  # noqa: F401  (SpecialistSeat: re-exported, its old home)
 from agents.committee import listed_games as games_of
 from envs.policy import Observation, Policy
 from envs.registry import make_raw
@@ -99,14 +99,9 @@ def game_match(
 
 def specialist(game: str, num_players: int, options: dict[str, Any], greedy: bool) -> Any | None:
     """``pretrained:<game>`` seated at the table, or None when none is shipped for this size."""
-    from agents.loading import pretrained_names
+    from agents.loading import specialist_seat
 
-    if game not in pretrained_names():
-        return None
-    bot = agents.load(f"pretrained:{game}", seed=0, greedy=greedy, strict_options=False)
-    if bot.layout.num_players != num_players:
-        return None
-    return SpecialistSeat(bot, game, make_raw(VARIANT, num_players, **options))
+    return specialist_seat(game, make_raw(VARIANT, num_players, **options), seed=0, greedy=greedy)
 
 
 def generalist_table(
