@@ -13,8 +13,8 @@ least; measured in the README).
 
 A game with no specialist for the table's size is played by the heuristic, which plays
 every game of the table natively; :meth:`SpecialistCommittee.members` says who plays
-what. The committee plays only the chooser's table (its players and options): elsewhere
-it raises a ``ValueError`` at its first decision rather than seat a network at a table
+what. The committee plays only the table it was built for, the generalist's (its players
+and options): elsewhere it raises a ``ValueError`` at its first decision rather than seat a network at a table
 it was not trained for.
 
 Specialists read their game's own observation, which the table's vector holds without
@@ -127,14 +127,15 @@ class SpecialistCommittee:
         self.name = "specialists" if not greedy else "specialists(greedy)"
 
     def check_table(self, variant: str | None, num_players: int | None, options: dict[str, Any] | None) -> None:
-        """Refuse a table other than the chooser's (``agents.load``'s table arguments)."""
+        """Refuse a table other than the committee's own (``agents.load``'s table arguments)."""
         layout = self.layout
         asked = (variant or VARIANT, num_players or layout.num_players, options)
         other_options = options is not None and options != layout.env_kwargs
         if asked[0] != VARIANT or asked[1] != layout.num_players or other_options:
             raise ValueError(
-                f"the committee plays the {VARIANT} table of its chooser ({layout.num_players} players, options "
-                f"{layout.env_kwargs or 'default'}), not {asked[0]} with {asked[1]} players and options {options}"
+                f"the committee plays the {VARIANT} table it was built for, the generalist's ({layout.num_players} "
+                f"players, options {layout.env_kwargs or 'default'}), not {asked[0]} with {asked[1]} players and "
+                f"options {options}: name no --players or --option and it is seated there"
             )
 
     def members(self) -> dict[str, str]:

@@ -149,7 +149,7 @@ def trained_layout(spec: str) -> Layout | None:
     other spec (built-in bots, the heuristic, ``module:Class``, bot programs, RLlib
     directories, whose layout needs Ray). Command lines use it to seat a network at its
     own table before any hand is dealt (``evaluation.head_to_head.trained_table``)."""
-    if spec == COMMITTEE:  # the table of its chooser, the generalist network
+    if spec == COMMITTEE:  # the table it was built for, the generalist network's
         spec = PRETRAINED + "dealers_choice"
     if spec.startswith(PRETRAINED):
         path = pretrained_path(spec[len(PRETRAINED) :])

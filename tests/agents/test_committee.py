@@ -129,8 +129,9 @@ def test_games_without_a_specialist_are_played_by_the_heuristic(shipped: Path) -
     assert np.isfinite(result.result(0).mean)
 
 
-def test_the_committee_plays_only_its_choosers_table(shipped: Path) -> None:
-    with pytest.raises(ValueError, match="the committee plays the dealers_choice table of its chooser"):
+def test_the_committee_plays_only_its_own_table(shipped: Path) -> None:
+    built_for = "the committee plays the dealers_choice table it was built for, the generalist's"
+    with pytest.raises(ValueError, match=built_for):
         agents.load("specialists", seed=0, variant="dealers_choice", num_players=3, options={})
     with pytest.raises(ValueError, match="the committee plays the dealers_choice table"):
         agents.load("specialists", seed=0, variant="stud", num_players=2, options={})
