@@ -148,7 +148,7 @@ def trained_layout(spec: str) -> Layout | None:
     was trained for, read from the checkpoint without building the agent; None for every
     other spec (built-in bots, the heuristic, ``module:Class``, bot programs, RLlib
     directories, whose layout needs Ray). Command lines use it to seat a network at its
-    own table before any hand is dealt (``evaluation.head_to_head.trained_table``)."""
+    own table before any hand is dealt (``evaluation.seating.trained_table``)."""
     if spec == COMMITTEE:  # the table it was built for, the generalist network's
         spec = PRETRAINED + "dealers_choice"
     if spec.startswith(PRETRAINED):

@@ -40,7 +40,7 @@ from envs.registry import ENV_SPECS, get_spec, make_raw
 from envs.variants import get_variant
 from evaluation.arena import unit_name
 from evaluation.cli import parse_options, prog_name, script_parser
-from evaluation.head_to_head import trained_table
+from evaluation.seating import trained_table
 from evaluation.stats import unique_names
 
 

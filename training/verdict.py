@@ -79,8 +79,8 @@ def _opponent(spec: str, layout: Any) -> Any:
     table (variant, seats or options) is refused here, before any match, by name, with
     the command line's way out rather than the API's ``strict_options``."""
     from agents.checkpoint import CheckpointError
-    from agents.loading import load
-    from evaluation.head_to_head import option_flags, trained_layout
+    from agents.loading import load, trained_layout
+    from evaluation.seating import option_flags
 
     key = f"bot:{spec}"
     if key not in _CACHE:

@@ -23,7 +23,7 @@ from envs.policy import BotActionError, BotError, Seating, blame
 from envs.registry import get_spec, make_raw
 from envs.variants import get_variant
 from evaluation.arena import mean_ci, unit_name
-from evaluation.head_to_head import trained_table
+from evaluation.seating import trained_table
 from evaluation.stats import unique_names
 from evaluation.web.frames import frame
 from evaluation.web.hands import Hand, RequestError
@@ -260,7 +260,7 @@ def _trained_table(
     variant: str, num_players: int, bots: list[str], options: dict[str, Any]
 ) -> tuple[dict[str, Any], str] | None:
     """The table a shipped agent (``pretrained:``) was trained for, and a line saying
-    so, when the request names no options (``evaluation.head_to_head.trained_table``);
+    so, when the request names no options (``evaluation.seating.trained_table``);
     None: the table as asked. A request's checkpoint paths are resolved later, inside the
     server's folders, so only shipped agents are looked at here."""
     try:

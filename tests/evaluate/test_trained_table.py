@@ -21,7 +21,7 @@ from agents.nets import PolicyNet
 from agents.neural import Layout
 from dealers_choice.commands import dealer
 from evaluation.cli import parse_options
-from evaluation.head_to_head import option_flags, trained_table
+from evaluation.seating import option_flags, trained_table
 
 ROOT = Path(__file__).resolve().parents[2]
 COWBOY_TABLE = {"match_cap": 8, "max_deals": 20}  # what the shipped Cowboy-family agents were trained at
