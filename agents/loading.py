@@ -40,6 +40,7 @@ from agents.base import CallingStation, Policy, RandomAgent
 from envs.policy import failure_text
 
 if TYPE_CHECKING:
+    from agents.nets import PolicyNet
     from agents.neural import Layout
 
 BUILTIN = {"random": RandomAgent, "call": CallingStation}
@@ -239,3 +240,25 @@ def load(spec: str | Policy, seed: int | None = None, **kwargs: Any) -> Any:
     ]
     known = ", ".join([*BUILTIN, *LAZY, *kinds])
     raise ValueError(f"unknown bot spec {spec!r}; use one of: {known}")
+
+
+def frozen_network(spec: str, variant: str, num_players: int, options: dict[str, Any]) -> PolicyNet | None:
+    """The network of a checkpoint spec in the mix (``pretrained:<variant>`` or a
+    ``.pt``/``.pth`` path), checked against the table, or None for any other spec.
+
+    Why: a best responder (training/approx.py) trains against a frozen network in
+    every other seat; the batched collector acts it like a pool snapshot (one masked
+    forward pass of its rows per step, sampled, as ``agents.load`` plays it on the
+    scalar path), so ``--approx`` runs on the batched engine too. Here, not in training,
+    so that the spec's grammar stays in one module. Raises
+    :class:`agents.checkpoint.CheckpointError` (a ``ValueError``) for a checkpoint
+    trained for another table."""
+    if spec.startswith(PRETRAINED):
+        path = pretrained_path(spec[len(PRETRAINED) :])
+    elif spec.endswith((".pt", ".pth")):
+        path = spec
+    else:
+        return None
+    from agents.checkpoint import load_agent
+
+    return load_agent(path, variant=variant, num_players=num_players, options=dict(options)).net

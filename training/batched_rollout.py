@@ -51,8 +51,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from agents.batched import load_batched
+from agents.batched import BatchedBot, load_batched
 from agents.candidates import FEATURES
+from agents.loading import frozen_network
 from agents.nets import MASKED_LOGIT, PolicyNet
 from envs.batched import make as make_batch
 from envs.batched.spec import NoBatchedFormError
@@ -143,16 +144,23 @@ class BatchedCollector:
             sync_free=sync_free,
             **options,
         )
-        slots = net.candidates
-        self.slots = slots
+        self.kinds = kinds
+        self.weights = np.array([k.weight for k in kinds]) / sum(k.weight for k in kinds)
+        self.bot_names = [k.name for k in kinds if k.name not in (SELF, POOL)]
+        # a checkpoint in the mix is a frozen network, acted like a pool snapshot; other bots are batched
+        self.frozen: dict[int, PolicyNet] = {}
+        self.bots: list[BatchedBot | None] = []
+        for i, name in enumerate(self.bot_names):
+            frozen = frozen_network(name, variant, num_players, env_kwargs)
+            if frozen is not None:
+                self.frozen[FIRST_BOT - i] = frozen.to(self.device).eval().requires_grad_(False)
+            self.bots.append(load_batched(name, self.batch, seed=seed) if frozen is None else None)
+        slots = net.candidates or next((f.candidates for f in self.frozen.values() if f.candidates), None)
+        self.slots = net.candidates
         self.host = (
             HostCandidates(self.batch, slots, candidate_samples) if slots and has_candidates(self.batch) else None
         )
         self.track_splits = self.batch.num_actions > SPLIT_BASE  # Cowpie's split regret (statistics)
-        self.kinds = kinds
-        self.weights = np.array([k.weight for k in kinds]) / sum(k.weight for k in kinds)
-        self.bot_names = [k.name for k in kinds if k.name not in (SELF, POOL)]
-        self.bots = [load_batched(name, self.batch, seed=seed) for name in self.bot_names]
         self.num_players = num_players
         self.num_tables = num_tables
         self.net, self.pool = net, pool
@@ -199,7 +207,9 @@ class BatchedCollector:
 
     # ------------------------------------------------------------ networks
     def _on_device(self, controller: int) -> PolicyNet:
-        """The learner or a snapshot as a network on the collector's device."""
+        """The learner, a snapshot or a frozen checkpoint as a network on the collector's device."""
+        if controller in self.frozen:
+            return self.frozen[controller]
         net = self.net if controller == LEARNER else self.pool.net(controller)
         if net.value_mean.device == self.device:
             return net
@@ -228,7 +238,9 @@ class BatchedCollector:
         self._device_nets.clear()  # the learner's weights changed since the last rollout
         self.timing = dict.fromkeys(("env", "opponents", "policy", "values"), 0.0)
         for bot in self.bots:  # reseeded from our generator: resuming needs no bot state
-            bot.seed(int(self.rng.integers(2**31 - 1)))
+            bot_seed = int(self.rng.integers(2**31 - 1))  # drawn for a frozen network too: one draw per bot
+            if bot is not None:
+                bot.seed(bot_seed)
         feature_seed = int(self.rng.integers(2**63 - 1))  # the candidate features' Monte Carlo, as the scalar one
         if self.host is not None:
             self.host.rng = np.random.default_rng(feature_seed)
@@ -344,9 +356,11 @@ class _Run:
         actions = torch.zeros(self.b, dtype=torch.int64, device=self.dev)
         for controller in self.groups:
             rows = self.live & (who == controller)
-            if controller <= FIRST_BOT:
+            if controller <= FIRST_BOT and controller not in c.frozen:
                 tick = time.perf_counter()
-                chosen = c.bots[FIRST_BOT - controller].act(c.batch, rows)
+                bot = c.bots[FIRST_BOT - controller]
+                assert bot is not None  # the frozen networks are not here
+                chosen = bot.act(c.batch, rows)
                 actions = torch.where(rows, chosen, actions)
                 timing["opponents"] += time.perf_counter() - tick
                 continue
@@ -564,13 +578,15 @@ def check_batched(config: Config) -> None:
         if name in (SELF, POOL):
             continue
         try:
+            if frozen_network(name, env.variant, env.num_players, env.options) is not None:
+                continue
             load_batched(name, batch)
         except ImportError as err:
             raise ConfigError(
                 f"rollout.mix: the bot {name!r} has no batched form in this installation ({err}); remove it from "
                 f"rollout.mix or {change}"
             ) from None
-        except ValueError as err:  # NoBatchedBotError, or a bad style
+        except ValueError as err:  # NoBatchedBotError, a bad style, or a checkpoint for another table
             raise ConfigError(f"rollout.mix: {err}") from None
 
 

@@ -335,3 +335,44 @@ def test_heuristic_tables() -> None:
     c = batched(tiny_net(layout), 2, {"heuristic": 0.5, "heuristic:tight": 0.25, "self": 0.25}, tables=16)
     batch, stats = c.collect(80)
     assert len(stats.returns_vs_bots["heuristic"]) > 0 and len(batch) == stats.learner_decisions
+
+
+# ---------------------------------------------------------- frozen networks
+def calling_checkpoint(path: Any, layout: Layout) -> str:
+    """A checkpoint whose network plays as the calling station plays stud: check or
+    call, else bring in (the policy bias decides; the weights are zero)."""
+    from agents.checkpoint import save_checkpoint
+
+    net = tiny_net(layout)
+    with torch.no_grad():
+        net.policy.weight.zero_()
+        net.policy.bias.fill_(-50.0)
+        net.policy.bias[CHECK_CALL], net.policy.bias[BRING_IN] = 50.0, 40.0
+    return str(save_checkpoint(path, net=net, layout=layout, step={}, config={}))
+
+
+def test_a_checkpoint_in_the_mix_plays_as_its_frozen_network(tmp_path: Any) -> None:
+    """A network that calls, seated from its checkpoint, gives the very rollout the
+    batched calling station gives (same deals, a deterministic learner)."""
+    layout = Layout.build("stud", 2, {})
+    spec = calling_checkpoint(tmp_path / "caller.pt", layout)
+    runs = []
+    for name in ("call", spec):
+        net = ScriptedNet(7, (CHECK_CALL, BRING_IN))
+        runs.append(batched(net, 2, {name: 1.0}, tables=4).collect(40))
+    (call_batch, call_stats), (net_batch, net_stats) = runs
+    assert np.array_equal(call_batch.actions, net_batch.actions)
+    assert np.array_equal(call_stats.returns_vs_bots["call"], net_stats.returns_vs_bots[spec])
+    assert net_stats.learner_decisions < net_stats.decisions  # the frozen seat acted
+
+
+def test_check_batched_takes_checkpoints_for_the_table_and_refuses_others(tmp_path: Any) -> None:
+    from training.batched_rollout import check_batched
+    from training.config import ConfigError, from_dict
+
+    spec = calling_checkpoint(tmp_path / "caller.pt", Layout.build("stud", 2, {}))
+    ok = {"env": {"variant": "stud"}, "rollout": {"engine": "batched", "mix": {spec: 1.0}}}
+    check_batched(from_dict(ok))
+    bad = {"env": {"variant": "razz"}, "rollout": {"engine": "batched", "mix": {spec: 1.0}}}
+    with pytest.raises(ConfigError, match="cannot play this table"):
+        check_batched(from_dict(bad))
