@@ -32,6 +32,7 @@ same way, with :class:`DivergedError`: the checkpoint keeps the last finite stat
 from __future__ import annotations
 
 import copy
+import math
 import signal
 import threading
 import time
@@ -400,9 +401,14 @@ def nash_conv_probe(variant: str, num_players: int, options: dict[str, Any]) -> 
 
 
 def _postfix(scalars: dict[str, float], last_eval: dict[str, Stat]) -> str:
+    """The progress bar's figures: the return against the pool, or, in a run without pool
+    tables (a best responder), against its first bot, so that the bar never shows nan."""
+    prefix = "charts/return_vs_"
+    returns = {k[len(prefix) :]: v for k, v in scalars.items() if k.startswith(prefix) and math.isfinite(v)}
+    opponent = "pool" if "pool" in returns else next((k for k in returns if k != "self"), "pool")
     parts = [
-        f"ret/pool {scalars.get('charts/return_vs_pool', float('nan')):+.2f}",
-        f"dec/s {scalars['charts/decisions_per_second']:,.0f}",
+        f"ret/{opponent} {returns.get(opponent, float('nan')):+.2f}",
+        f"collect dec/s {scalars['charts/decisions_per_second']:,.0f}",
         f"ent {scalars['losses/entropy']:.2f}",
         f"kl {scalars['losses/approx_kl']:.4f}",
     ]

@@ -173,3 +173,13 @@ def test_dealers_choice_rollouts_log_the_games_the_learner_names() -> None:
     assert scalars[f"actions/{names[choose[1]]}"] == pytest.approx(1 / 3)
     assert all(scalars[f"actions/{names[c]}"] == 0.0 for c in choose[2:])
     assert not any(k.startswith("actions/choose_") for k in rollout_scalars(batch, RolloutStats()))
+
+
+def test_the_progress_bar_shows_the_return_against_the_bot_where_no_pool_table_played() -> None:
+    from training.trainer import _postfix
+
+    base = {"charts/decisions_per_second": 1000.0, "losses/entropy": 0.1, "losses/approx_kl": 0.001}
+    best_response = {**base, "charts/return_vs_pool": float("nan"), "charts/return_vs_heuristic": 0.25}
+    assert _postfix(best_response, {}).startswith("ret/heuristic +0.25 |")
+    mixed = {**base, "charts/return_vs_pool": -0.5, "charts/return_vs_heuristic": 0.25}
+    assert _postfix(mixed, {}).startswith("ret/pool -0.50 |")
