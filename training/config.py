@@ -179,8 +179,8 @@ class RolloutSection:
     engine: str = "scalar"
     """The engine that plays the rollout's tables: "scalar" (training.rollout: every variant, every bot) or "batched"
     (training.batched_rollout on envs.batched, on train.device: the stud family and Cowpie, bots random, call,
-    heuristic[:style] and checkpoints, played as frozen networks; docs/batched_training.md). Evaluation during training uses the same engine where it covers
-    the opponents."""
+    heuristic[:style] and checkpoints, played as frozen networks; docs/batched_training.md). Evaluation during
+    training uses the same engine where it covers the opponents."""
     backend: str = "local"
     """Where the tables are played: "local" (in this process) or "ray" (on rollout.workers Ray actors, each with its
     own rollout.tables tables and a copy of the current weights; needs the ray extra; docs/distributed.md)."""
