@@ -24,8 +24,10 @@ heads-up toy stud how far it stays below the exact best response:
 
 3. the stop rule for games without an exact answer (:func:`stop_index`): stop doubling
    once the last doubling raised the measured mean by less than ``--stop-gain``
-   (relative); with exact values, also the smallest budget recovering 80% of the exact
-   best response, by its exact value and by its measured mean.
+   (relative), or, with ``--stop-patience P``, once ``P`` doublings in a row did (one
+   small gain between two 1,000-deal measurements is often noise); with exact values,
+   also the smallest budget recovering 80% of the exact best response, by its exact
+   value and by its measured mean.
 
 Output in ``--out DIR``: ``results.jsonl`` (one row per seed and budget; rows already
 there are kept and not measured again, and a run cut short continues from its latest
@@ -90,11 +92,20 @@ def relative_gain(before: float, after: float) -> float:
     return (after - before) / abs(before)
 
 
-def stop_index(means: Sequence[float], gain: float) -> int | None:
-    """The budget (index) where the stop rule stops doubling: the first whose doubling
-    raised the measured mean by less than ``gain`` relative. None: every doubling
-    gained more, so the rule would double again past the largest budget measured."""
-    return next((k for k in range(1, len(means)) if relative_gain(means[k - 1], means[k]) < gain), None)
+def stop_index(means: Sequence[float], gain: float, patience: int = 1) -> int | None:
+    """The budget (index) where the stop rule stops doubling: the first that ends
+    ``patience`` doublings in a row each raising the measured mean by less than
+    ``gain`` relative. None: the rule would double again past the largest budget
+    measured. Patience exists because one measured gain is noisy: a flat doubling is
+    often followed by a large one (five-card stud, docs/exploitability.md)."""
+    if patience < 1:
+        raise ValueError(f"patience {patience} is not allowed: expected a count of doublings >= 1")
+    run = 0
+    for k in range(1, len(means)):
+        run = run + 1 if relative_gain(means[k - 1], means[k]) < gain else 0
+        if run >= patience:
+            return k
+    return None
 
 
 def first_reaching(values: Sequence[float | None], target: float) -> int | None:
@@ -207,7 +218,13 @@ def eval_seed_of(base: int | None, seed: int, k: int) -> int | None:
 
 # ------------------------------------------------------------------ the command
 def check_inputs(
-    variant: str, spec: str, seeds: Sequence[int], deals: int, stop_gain: float, num_players: int = 2
+    variant: str,
+    spec: str,
+    seeds: Sequence[int],
+    deals: int,
+    stop_gain: float,
+    num_players: int = 2,
+    patience: int = 1,
 ) -> None:
     """Clear errors before anything is trained (budgets: :func:`budgets`)."""
     approx_inputs(variant, None, deals, num_players)
@@ -215,6 +232,8 @@ def check_inputs(
         raise ValueError(f"--seeds {list(seeds)} is not allowed: expected distinct seeds, e.g. 1,2")
     if not (stop_gain >= 0 and math.isfinite(stop_gain)):
         raise ValueError(f"--stop-gain {stop_gain} is not allowed: expected a relative gain >= 0, e.g. 0.1")
+    if patience < 1:
+        raise ValueError(f"--stop-patience {patience} is not allowed: expected a count of doublings >= 1, e.g. 2")
     import agents  # torch and the env load only now
 
     try:
@@ -308,7 +327,7 @@ def run_curve(args: argparse.Namespace) -> list[dict[str, Any]]:
             rows.append(done[(seed, budget)])
             bar.update(1)
     bar.close()
-    summary = summarise(rows, args.stop_gain)
+    summary = summarise(rows, args.stop_gain, args.stop_patience)
     (out / "curve.md").write_text(format_markdown(rows, summary, args), encoding="utf-8")
     plot(rows, out / "curve.png", title=f"{args.game}: best response to {args.policy}")
     return rows
@@ -322,13 +341,13 @@ def measured_in_antes(row: dict[str, Any], params: Any) -> dict[str, float]:
 
 
 # ------------------------------------------------------------------ summary and output
-def summarise(rows: list[dict[str, Any]], gain: float) -> dict[str, Any]:
+def summarise(rows: list[dict[str, Any]], gain: float, patience: int = 1) -> dict[str, Any]:
     """Per seed: where the stop rule stops and, with exact values, the smallest budget
     recovering :data:`TARGET_SHARE` of the best response (exactly, and as measured)."""
     per_seed: dict[int, dict[str, Any]] = {}
     for seed in dict.fromkeys(r["seed"] for r in rows):
         curve = sorted((r for r in rows if r["seed"] == seed), key=lambda r: r["budget"])
-        stop = stop_index([r["mean"] for r in curve], gain)
+        stop = stop_index([r["mean"] for r in curve], gain, patience)
         k = len(curve) - 1 if stop is None else stop
         entry: dict[str, Any] = {
             "stop_budget": curve[k]["budget"],
@@ -343,7 +362,7 @@ def summarise(rows: list[dict[str, Any]], gain: float) -> dict[str, Any]:
             entry["measured_80_budget"] = None if measured is None else curve[measured]["budget"]
             entry["stop_exact_greedy"] = curve[k]["exact_greedy"]
         per_seed[seed] = entry
-    return {"gain": gain, "target_share": TARGET_SHARE, "seeds": per_seed}
+    return {"gain": gain, "patience": patience, "target_share": TARGET_SHARE, "seeds": per_seed}
 
 
 def format_markdown(rows: list[dict[str, Any]], summary: dict[str, Any], args: argparse.Namespace) -> str:
@@ -365,7 +384,9 @@ def format_markdown(rows: list[dict[str, Any]], summary: dict[str, Any], args: a
                      f"| {r['exact_sampled']:+.4f} | {r['exact_br']:.4f} | "
                      f"{'-' if share is None else f'{100 * share:.0f}%'} |")  # fmt: skip
         lines.append(line)
-    lines += ["", f"Stop rule: stop doubling once a doubling raised the measured mean by less than "
+    patience = summary.get("patience", 1)
+    which = "a doubling" if patience == 1 else f"{patience} doublings in a row"
+    lines += ["", f"Stop rule: stop doubling once {which} raised the measured mean by less than "
               f"{100 * summary['gain']:.0f}% (relative)."]  # fmt: skip
     for seed, s in summary["seeds"].items():
         text = f"- seed {seed}: {'stops' if s['stopped'] else 'has not stopped by'} at {s['stop_budget']:,} decisions"
@@ -432,6 +453,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop rule: stop after a doubling that gains less than this, relative (default %(default)s)",
     )
     add(
+        "--stop-patience",
+        type=int,
+        default=1,
+        help="stop rule: this many doublings in a row must gain less than --stop-gain (default %(default)s)",
+    )
+    add(
         "-o",
         "--option",
         action="append",
@@ -472,7 +499,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         args.seeds = parse_seeds(args.seeds)
         args.options = env_options(args.option)
         budgets(args.start, args.doublings)
-        check_inputs(args.game, args.policy, args.seeds, args.deals, args.stop_gain, args.num_players)
+        check_inputs(
+            args.game, args.policy, args.seeds, args.deals, args.stop_gain, args.num_players, args.stop_patience
+        )
         rows = run_curve(args)
     except (ValueError, OSError) as err:
         print(f"{prog_name('approx-curve')}: error: {err}", file=sys.stderr)

@@ -132,6 +132,31 @@ def test_stop_rule(means: list[float], gain: float, stop: int | None) -> None:
     assert curve.stop_index(means, gain) == stop
 
 
+@pytest.mark.parametrize(
+    ("means", "patience", "stop"),
+    [
+        ([29.87, 30.01, 35.71], 1, 1),  # five-card stud, seed 2: +0.5% then +19%: stops on the flat one
+        ([29.87, 30.01, 35.71], 2, None),  # two small gains in a row needed: not stopped
+        ([1.0, 2.0, 2.05, 2.06], 2, 3),  # +2.5%, +0.5% in a row: stops at the fourth budget
+        ([1.0, 1.01, 2.0, 2.02, 2.03], 2, 4),  # the run of small gains restarts after a large one
+    ],
+)
+def test_stop_rule_with_patience(means: list[float], patience: int, stop: int | None) -> None:
+    assert curve.stop_index(means, 0.10, patience) == stop
+
+
+def test_stop_rule_refuses_no_patience() -> None:
+    with pytest.raises(ValueError, match="patience 0 is not allowed"):
+        curve.stop_index([1.0, 2.0], 0.10, 0)
+
+
+def test_summary_records_the_patience() -> None:
+    rows = [{"seed": 1, "budget": b, "mean": m} for b, m in ((100, 10.0), (200, 10.5), (400, 15.0))]
+    assert curve.summarise(rows, 0.10, 1)["seeds"][1]["stop_budget"] == 200
+    summary = curve.summarise(rows, 0.10, 2)
+    assert summary["patience"] == 2 and summary["seeds"][1] == {"stop_budget": 400, "stop_mean": 15.0, "stopped": False}
+
+
 def test_summary_reports_the_stop_and_the_80_percent_budgets() -> None:
     rows = [
         {"seed": 1, "budget": b, "mean": m, "exact_br": 1.0, "exact_greedy": e, "mean_antes": a}
@@ -160,6 +185,7 @@ def test_budgets_double() -> None:
         (["toy_stud", "random", "--seeds", "1,x"], "--seeds '1,x' is not allowed"),
         (["toy_stud", "random", "--seeds", "1,1"], "expected distinct seeds"),
         (["toy_stud", "random", "--stop-gain", "-0.1"], "--stop-gain -0.1 is not allowed"),
+        (["toy_stud", "random", "--stop-patience", "0"], "--stop-patience 0 is not allowed"),
     ],
 )
 def test_bad_input_is_refused(
