@@ -384,8 +384,7 @@ def format_markdown(rows: list[dict[str, Any]], summary: dict[str, Any], args: a
                      f"| {r['exact_sampled']:+.4f} | {r['exact_br']:.4f} | "
                      f"{'-' if share is None else f'{100 * share:.0f}%'} |")  # fmt: skip
         lines.append(line)
-    patience = summary.get("patience", 1)
-    which = "a doubling" if patience == 1 else f"{patience} doublings in a row"
+    which = "a doubling" if summary["patience"] == 1 else f"{summary['patience']} doublings in a row"
     lines += ["", f"Stop rule: stop doubling once {which} raised the measured mean by less than "
               f"{100 * summary['gain']:.0f}% (relative)."]  # fmt: skip
     for seed, s in summary["seeds"].items():
