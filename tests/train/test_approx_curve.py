@@ -186,6 +186,7 @@ def test_budgets_double() -> None:
         (["toy_stud", "random", "--seeds", "1,1"], "expected distinct seeds"),
         (["toy_stud", "random", "--stop-gain", "-0.1"], "--stop-gain -0.1 is not allowed"),
         (["toy_stud", "random", "--stop-patience", "0"], "--stop-patience 0 is not allowed"),
+        (["toy_stud", "random", "--jobs", "0"], "--jobs 0 is not allowed"),
     ],
 )
 def test_bad_input_is_refused(
@@ -227,3 +228,17 @@ def test_a_longer_curve_continues_the_runs(tmp_path: Path) -> None:
     assert longer[:2] == json.loads(json.dumps(first))  # kept, not measured again
     assert [r["updates"] for r in longer] == [1, 2, 4]
     assert len(list((tmp_path / "runs" / "seed_1").iterdir())) == 1  # the same run, continued
+
+
+def test_parallel_jobs_train_the_same_runs(run: tuple[Path, list[dict]], tmp_path: Path) -> None:
+    """``--jobs 2`` trains both seeds at once in spawned processes: the same runs as one
+    after another (same decisions, same exact values of every checkpoint)."""
+    _, sequential = run
+    argv = ["toy_stud", "random", *TOY, "--start", "128", "--doublings", "2", "--seeds", "1,2", "--deals", "4"]
+    rows = curve.main([*argv, *SMALL, "--eval-seed", "7", "--jobs", "2", "--out", str(tmp_path), "--json"])
+    assert len(rows) == len(sequential) == 6
+    for parallel, alone in zip(rows, sequential, strict=True):
+        for key in ("seed", "budget", "updates", "learner_decisions", "eval_seed", "mean", "exact_greedy"):
+            assert parallel[key] == alone[key], key
+        assert parallel["exact_sampled"] == pytest.approx(alone["exact_sampled"], abs=1e-12)
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["seed_1", "seed_2"]
