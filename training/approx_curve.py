@@ -415,7 +415,8 @@ def format_markdown(rows: list[dict[str, Any]], summary: dict[str, Any], args: a
     lines += ["", f"Stop rule: stop doubling once {which} raised the measured mean by less than "
               f"{100 * summary['gain']:.0f}% (relative)."]  # fmt: skip
     for seed, s in summary["seeds"].items():
-        text = f"- seed {seed}: {'stops' if s['stopped'] else 'has not stopped by'} at {s['stop_budget']:,} decisions"
+        where = "stops at" if s["stopped"] else "has not stopped by"
+        text = f"- seed {seed}: {where} {s['stop_budget']:,} decisions"
         text += f" (measured {s['stop_mean']:+.2f})"
         if "exact_80_budget" in s:
             text += (f"; exact greedy value there {s['stop_exact_greedy']:+.4f} antes per hand; "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +66,8 @@ def test_the_files_are_written(run: tuple[Path, list[dict]]) -> None:
     assert curve.read_rows(out / "results.jsonl") == json.loads(json.dumps(rows))
     text = (out / "curve.md").read_text(encoding="utf-8")
     assert text.count("\n| 1 |") == 3 and text.count("\n| 2 |") == 3 and "Stop rule" in text
+    for seed in (1, 2):  # each seed's answer is one sentence: "stops at N" or "has not stopped by N"
+        assert re.search(rf"\n- seed {seed}: (stops at|has not stopped by) [0-9,]+ decisions \(measured", text)
     assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
 
 
