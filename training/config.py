@@ -70,6 +70,7 @@ SHOWN_CHARS = 80  # error messages quote at most this much of a value the user g
 # only make sense for them (everything else may change; see docs/training.md).
 FIXED_ON_RESUME: dict[str, str] = {
     "train.name": "it names the run folder",
+    "train.init_from": "it only chose the starting weights; a resumed run continues from its own checkpoint",
     "train.seed": "the run's random generators continue from their saved state, so another seed would only mislabel it",
     "env.variant": "the network learned this variant",
     "env.num_players": "the network's input and output sizes depend on it",
@@ -120,6 +121,10 @@ class TrainSection:
     device: str = "cpu"
     """Where rollout.engine = "batched" plays its tables and runs the learner, its opponents and the PPO update: "cpu",
     "cuda" (or "cuda:<n>") or "auto" (cuda when torch sees one). The scalar engine runs on the CPU (cpu or auto)."""
+    init_from: str = ""
+    """Start the learner from this agent's weights instead of fresh ones ("": fresh): a checkpoint path or
+    pretrained:<variant> trained for this [env] table with this [model] shape (training.warm_start). A best
+    responder that starts as the policy it plays scores 0 against it, so anything it wins is a bound."""
 
 
 @dataclass

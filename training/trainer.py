@@ -67,6 +67,7 @@ from training.magnet import Magnet
 from training.metrics import check_opponents, describe_eval, eval_scalars, eval_seed, evaluate, rollout_scalars
 from training.pool import OpponentPool
 from training.ppo import decision_schedule, linear_schedule, ppo_update
+from training.warm_start import warm_start
 
 LATEST = "latest.pt"
 
@@ -122,6 +123,9 @@ class Trainer:
         self.device = learner_device(config)
         torch.manual_seed(seed)  # initial weights, drawn on the CPU: every device starts from the same ones
         self.net = self._new_net().to(self.device)
+        self.started_from = ""  # train.init_from: what the learner's first weights came from
+        if resume is None and config.train.init_from:
+            self.started_from = warm_start(self.net, self.layout, config.train.init_from)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.ppo.lr, eps=1e-5)
         p = config.pool
         self.pool = OpponentPool(
@@ -228,6 +232,8 @@ class Trainer:
         writer = SummaryWriter(str(self.run_dir), purge_step=int(self.counters["decisions"]) + 1)
         if start_update == 0:
             writer.add_text("config", "```toml\n" + to_toml(cfg) + "\n```", 0)
+            if self.started_from:
+                writer.add_text("init_from", self.started_from, 0)
         bar = tqdm(total=cfg.train.updates, initial=start_update, disable=not cfg.train.progress, unit="update")
         saved_update = start_update
         self.deadline = time.monotonic() + 60.0 * cfg.train.minutes if cfg.train.minutes else None
