@@ -59,6 +59,13 @@ def env_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
+def warm_start_overrides(spec: str, warm: bool, overrides: tuple[str, ...] | list[str]) -> list[str]:
+    """``--warm-start``: the responder starts from the policy's own weights
+    (``train.init_from``, training/warm_start.py), so it scores 0 against the policy
+    before any training and whatever it gains is a bound; a ``--set`` of its own wins."""
+    return [f"train.init_from={spec}", *overrides] if warm else list(overrides)
+
+
 def best_response_config(
     variant: str,
     spec: str,
@@ -174,5 +181,5 @@ def run_from_args(args: Any) -> dict[str, Any]:
         seed=args.seed,
         eval_seed=args.eval_seed,
         runs_dir=args.runs_dir,
-        overrides=tuple(args.set),
+        overrides=tuple(warm_start_overrides(args.policy, args.warm_start, args.set)),
     )

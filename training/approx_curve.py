@@ -65,7 +65,7 @@ import numpy as np
 
 from evaluation.cli import prog_name, script_parser
 from solvers.toy import quote
-from training.approx import best_response_config, env_options
+from training.approx import best_response_config, env_options, warm_start_overrides
 from training.approx import check_inputs as approx_inputs
 from training.jsonl import append_row, read_rows
 
@@ -272,7 +272,7 @@ def train_seed(args: argparse.Namespace, seed: int, updates: list[int]) -> tuple
         name="approx_curve",
         progress=args.progress,
     )
-    result = train_run.main(config, overrides=args.set)
+    result = train_run.main(config, overrides=warm_start_overrides(args.policy, args.warm_start, args.set))
     return result.run_dir, time.perf_counter() - began
 
 
@@ -340,10 +340,12 @@ def run_curve(args: argparse.Namespace) -> list[dict[str, Any]]:
         for k, (budget, update) in enumerate(zip(budget_list, updates, strict=True)):
             if (seed, budget) not in done:
                 path = run_dir / "checkpoints" / f"update_{update:06d}.pt"
-                step = read_checkpoint(path)["step"]
+                saved = read_checkpoint(path)
+                step = saved["step"]
                 row = {"seed": seed, "budget": budget, "doubling": k, "updates": update,
                        "learner_decisions": int(step["decisions"]), "checkpoint": str(path),
-                       "train_seconds": seconds, "policy": args.policy, "variant": args.game}  # fmt: skip
+                       "train_seconds": seconds, "policy": args.policy, "variant": args.game,
+                       "init_from": saved["config"]["train"].get("init_from", "")}  # fmt: skip
                 seed_k = eval_seed_of(args.eval_seed, seed, k)
                 row |= approx_measurement(path, args.policy, deals=args.deals, seed=seed_k, workers=args.workers)
                 if reference is not None:
@@ -511,6 +513,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="SECTION.KEY=VALUE",
         help="a training setting, repeatable (e.g. model.hidden=[64,64])",
+    )
+    add(
+        "--warm-start",
+        action="store_true",
+        help="start each best responder from the policy's own weights (a network policy; train.init_from): it "
+        "scores 0 against the policy before training, so any gain is a bound",
     )
     add("--out", required=True, help="folder for results.jsonl, curve.md, curve.png and the runs")
     add("--json", action="store_true", help="print the rows as JSON")

@@ -85,6 +85,10 @@ def test_train_decisions_must_not_be_negative(tmp_path: Path) -> None:
         (["toy_stud", "random", "--approx"], "--approx needs --minutes"),
         (["toy_stud", "random", "--approx", "--minutes", "1", "--deals", "1"], "--deals 1 is not allowed"),
         (["toy_stud", "no_such_bot", "--approx", "--minutes", "1"], "unknown bot spec 'no_such_bot'"),
+        (
+            ["toy_stud", "heuristic", "--approx", "--minutes", "1", "--warm-start"],
+            "a bot such as the heuristic has no weights to start from",
+        ),
     ],
 )
 def test_approx_refuses_bad_input(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,3 +96,14 @@ def test_approx_refuses_bad_input(argv: list[str], message: str, capsys: pytest.
         exploitability.main(argv)
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_warm_started_best_responder_starts_as_the_policy(tmp_path: Path) -> None:
+    """--warm-start: the responder's run starts from the policy's weights (its saved config
+    says so; tests/train/test_warm_start.py checks the weights themselves)."""
+    argv = ["toy_stud", "pretrained:toy_stud", "--approx", "--minutes", "0.01", "--deals", "2", *SMALL]
+    argv += ["--set", "model.hidden=[64,64]", "--warm-start", "--runs-dir", str(tmp_path)]
+    report = exploitability.main(argv)
+    config = read_checkpoint(report["best_responder"])["config"]
+    assert config["train"]["init_from"] == "pretrained:toy_stud"
+    assert report["updates"] >= 1

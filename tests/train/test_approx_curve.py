@@ -245,3 +245,11 @@ def test_parallel_jobs_train_the_same_runs(run: tuple[Path, list[dict]], tmp_pat
             assert parallel[key] == alone[key], key
         assert parallel["exact_sampled"] == pytest.approx(alone["exact_sampled"], abs=1e-12)
     assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["seed_1", "seed_2"]
+
+
+def test_warm_start_rows_say_where_the_responder_started(tmp_path: Path) -> None:
+    argv = ["toy_stud", "pretrained:toy_stud", "--start", "64", "--doublings", "0", "--deals", "2", "--no-exact"]
+    argv += [*SMALL, "--set", "model.hidden=[64,64]", "--warm-start", "--out", str(tmp_path)]
+    (row,) = curve.main([*argv, "--no-progress", "--json"])
+    assert row["init_from"] == "pretrained:toy_stud"
+    assert read_checkpoint(row["checkpoint"])["config"]["train"]["init_from"] == "pretrained:toy_stud"
