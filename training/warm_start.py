@@ -1,9 +1,9 @@
 """``train.init_from``: start a run's learner from an agent's weights instead of fresh ones.
 
 Why: a best responder that starts as the very policy it plays (``--approx`` and
-``approx-curve`` with ``--set train.init_from=<spec>``) scores 0 against it at the first
-update by symmetry (the seats are rotated over every lineup), so whatever it wins after
-training is a lower bound on the policy's exploitability from the first update on; a
+``approx-curve`` with ``--warm-start``) scores 0 against it before training by symmetry
+(the seats are rotated over every lineup), so it only has to find the policy's mistakes
+and whatever it wins is a lower bound on the policy's exploitability; a
 responder from fresh weights first has to relearn the game (on the Cowboy family it
 still lost to the agents after their whole training budget). Fine-tuning a shipped agent
 on a new mix of opponents is the same operation.
