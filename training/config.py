@@ -474,6 +474,7 @@ def validate(config: Config) -> None:
         ("ppo.vf_coef", p.vf_coef >= 0, ">= 0"),
         ("ppo.max_grad_norm", p.max_grad_norm > 0, "> 0"),
         ("ppo.target_kl", p.target_kl >= 0, ">= 0 (0: off)"),
+        ("ppo.value_warmup", p.value_warmup >= 0, ">= 0 (0: none)"),
         ("ppo.magnet_coef", p.magnet_coef >= 0 and math.isfinite(p.magnet_coef), ">= 0 (0: off)"),
         ("ppo.magnet_every", p.magnet_every >= 1, ">= 1"),
         ("ppo.magnet_step", 0 < p.magnet_step <= 1, "in (0, 1]"),

@@ -87,6 +87,10 @@ class PPOSettings:
     """Normalise advantages within each minibatch."""
     target_kl: float = 0.0
     """Stop an update's epochs early when the mean approximate KL of an epoch exceeds this (0: never)."""
+    value_warmup: int = 0
+    """Updates at the start of a run that fit the value head only (the policy stays as it is; 0: none): for a run
+    started from an agent's weights (train.init_from), whose fresh value head would otherwise steer the first policy
+    steps with advantages from random values."""
     magnet_coef: float = 0.0
     """Magnetic mirror descent (training.magnet): weight of the reverse KL(policy || magnet) added to the loss, with
     the magnet a frozen copy of the policy (0: off, plain PPO). For equilibrium learning in self-play; see
@@ -155,10 +159,14 @@ def ppo_update(
     rng: np.random.Generator,
     *,
     magnet: Magnet | None = None,
+    train_policy: bool = True,
 ) -> dict[str, float]:
     """Run the epochs of minibatch updates; returns the loss statistics (means over
     the minibatches that ran, the KL and clip fraction of the last epoch). With
-    ``settings.magnet_coef > 0`` the ``magnet`` is required (magnetic mirror descent)."""
+    ``settings.magnet_coef > 0`` the ``magnet`` is required (magnetic mirror descent).
+    ``train_policy=False`` (``ppo.value_warmup``) steps the value head's own parameters
+    only: the policy's get no gradient, so Adam leaves them (and their moments) as
+    they are, a shared torso included."""
     if settings.magnet_coef > 0 and magnet is None:
         raise ValueError("ppo.magnet_coef > 0 needs a magnet network (training.magnet.Magnet)")
     if settings.value_norm:
@@ -179,6 +187,9 @@ def ppo_update(
             loss, parts = _minibatch_loss(net, data, mb, settings, magnet)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
+            if not train_policy:
+                for p in policy_params:
+                    p.grad = None
             parts["grad_norm"] = torch.nn.utils.clip_grad_norm_(policy_params, settings.max_grad_norm)
             if value_params:
                 parts["value_grad_norm"] = torch.nn.utils.clip_grad_norm_(value_params, settings.max_value_grad_norm)

@@ -285,7 +285,15 @@ class Trainer:
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         update_began = time.perf_counter()
-        losses = ppo_update(self.net, self.optimizer, batch, cfg.ppo, self.update_rng, magnet=self.magnet)
+        losses = ppo_update(
+            self.net,
+            self.optimizer,
+            batch,
+            cfg.ppo,
+            self.update_rng,
+            magnet=self.magnet,
+            train_policy=update > cfg.ppo.value_warmup,
+        )
         update_seconds = time.perf_counter() - update_began
         self._check_finite(update)
         if self.magnet is not None:

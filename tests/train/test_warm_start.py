@@ -102,3 +102,26 @@ def test_resume_keeps_its_own_weights_and_refuses_a_new_init_from(tmp_path: Path
     with pytest.raises(ConfigError, match=r"train\.init_from"):
         train.main(resume=run_dir, overrides=["train.updates=3", "train.init_from=pretrained:toy_stud"])
     assert result.updates == 2
+
+
+def policy_state(net: PolicyNet) -> dict[str, torch.Tensor]:
+    value = {id(p) for p in net.value_parameters()}
+    return {k: v.clone() for k, v in net.named_parameters() if id(v) not in value}
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_value_warmup_fits_the_value_head_and_leaves_the_policy(tmp_path: Path, shared: bool) -> None:
+    """ppo.value_warmup = 2: after two updates the policy (a shared torso included) is
+    still the starting one, the value head has moved; with 1, the second update moves
+    the policy (the check can fail)."""
+    model = ["model.shared=true", "model.privileged_critic=false"] if shared else []
+    for warmup, policy_moves in ((2, False), (1, True)):
+        trainer = Trainer(toy_config(tmp_path, *model, f"ppo.value_warmup={warmup}"), tmp_path / f"w{warmup}{shared}")
+        start = policy_state(trainer.net)
+        value_start = trainer.net.value.weight.detach().clone()
+        trainer.run_dir.mkdir(parents=True)
+        trainer.run()
+        after = policy_state(trainer.net)
+        moved = any(not torch.equal(start[k], after[k]) for k in start)
+        assert moved is policy_moves, warmup
+        assert not torch.equal(trainer.net.value.weight, value_start)
