@@ -61,8 +61,8 @@ def env_options(items: list[str]) -> dict[str, Any]:
 
 def warm_start_overrides(spec: str, warm: bool, overrides: tuple[str, ...] | list[str]) -> list[str]:
     """``--warm-start``: the responder starts from the policy's own weights
-    (``train.init_from``, training/warm_start.py), so it scores 0 against the policy
-    before any training and whatever it gains is a bound; a ``--set`` of its own wins."""
+    (``train.init_from``, training/warm_start.py): it starts as the policy, worth 0
+    against it, instead of below it; a ``--set`` of its own wins."""
     return [f"train.init_from={spec}", *overrides] if warm else list(overrides)
 
 

@@ -518,7 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--warm-start",
         action="store_true",
         help="start each best responder from the policy's own weights (a network policy; train.init_from): it "
-        "scores 0 against the policy before training, so any gain is a bound",
+        "starts as the policy (worth 0 against it) instead of below it",
     )
     add("--out", required=True, help="folder for results.jsonl, curve.md, curve.png and the runs")
     add("--json", action="store_true", help="print the rows as JSON")

@@ -70,7 +70,6 @@ SHOWN_CHARS = 80  # error messages quote at most this much of a value the user g
 # only make sense for them (everything else may change; see docs/training.md).
 FIXED_ON_RESUME: dict[str, str] = {
     "train.name": "it names the run folder",
-    "train.init_from": "it only chose the starting weights; a resumed run continues from its own checkpoint",
     "train.seed": "the run's random generators continue from their saved state, so another seed would only mislabel it",
     "env.variant": "the network learned this variant",
     "env.num_players": "the network's input and output sizes depend on it",
@@ -80,6 +79,7 @@ FIXED_ON_RESUME: dict[str, str] = {
     "model.card_features": "the network's input depends on it",
     "model.candidates": "the saved weights have (or lack) the candidate scoring head",
     "model.privileged_critic": "the saved value torso reads (or does not read) the privileged input",
+    "train.init_from": "it only chose the starting weights; a resumed run continues from its own checkpoint",
 }
 RESUMABLE_OPTIONS = ("button",)  # env.options that may change on resume: they change nothing a seat sees
 
@@ -124,7 +124,7 @@ class TrainSection:
     init_from: str = ""
     """Start the learner from this agent's weights instead of fresh ones ("": fresh): a checkpoint path or
     pretrained:<variant> trained for this [env] table with this [model] shape (training.warm_start). A best
-    responder that starts as the policy it plays scores 0 against it, so anything it wins is a bound."""
+    responder that starts as the policy it plays starts at the policy's own value against it (0), not below."""
 
 
 @dataclass
