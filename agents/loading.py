@@ -144,6 +144,16 @@ def verdict_edge(game: str, mode: str) -> float:
     return mean / 2 if "big blinds" in str(verdict.get("unit", "")) else mean
 
 
+def network_path(spec: str) -> Path | None:
+    """The checkpoint file of a network spec (``pretrained:<variant>`` or a ``.pt``/``.pth``
+    path), or None for every other spec; an unknown shipped agent is a ValueError."""
+    if spec.startswith(PRETRAINED):
+        return pretrained_path(spec[len(PRETRAINED) :])
+    if spec.endswith((".pt", ".pth")):
+        return Path(spec)
+    return None
+
+
 def trained_layout(spec: str) -> Layout | None:
     """The table a network spec (``pretrained:<variant>``, a ``.pt``/``.pth`` checkpoint)
     was trained for, read from the checkpoint without building the agent; None for every
@@ -152,11 +162,8 @@ def trained_layout(spec: str) -> Layout | None:
     own table before any hand is dealt (``evaluation.seating.trained_table``)."""
     if spec == COMMITTEE:  # the table it was built for, the generalist network's
         spec = PRETRAINED + "dealers_choice"
-    if spec.startswith(PRETRAINED):
-        path = pretrained_path(spec[len(PRETRAINED) :])
-    elif spec.endswith((".pt", ".pth")):
-        path = Path(spec)
-    else:
+    path = network_path(spec)
+    if path is None:
         return None
     from agents.checkpoint import CheckpointError, read_checkpoint
     from agents.neural import Layout
@@ -253,11 +260,8 @@ def frozen_network(spec: str, variant: str, num_players: int, options: dict[str,
     so that the spec's grammar stays in one module. Raises
     :class:`agents.checkpoint.CheckpointError` (a ``ValueError``) for a checkpoint
     trained for another table."""
-    if spec.startswith(PRETRAINED):
-        path = pretrained_path(spec[len(PRETRAINED) :])
-    elif spec.endswith((".pt", ".pth")):
-        path = spec
-    else:
+    path = network_path(spec)
+    if path is None:
         return None
     from agents.checkpoint import load_agent
 

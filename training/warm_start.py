@@ -1,10 +1,9 @@
 """``train.init_from``: start a run's learner from an agent's weights instead of fresh ones.
 
 Why: a best responder that starts as the very policy it plays (``--approx`` and
-``approx-curve`` with ``--warm-start``) scores 0 against it before training by symmetry
-(the seats are rotated over every lineup), so it only has to find the policy's mistakes
-and whatever it wins is a lower bound on the policy's exploitability; a
-responder from fresh weights first has to relearn the game (on the Cowboy family it
+``approx-curve`` with ``--warm-start``) starts at the policy's own value against it (0 by
+symmetry, the seats rotated over every lineup), so it only has to find the policy's
+mistakes; a responder from fresh weights first has to relearn the game (on the Cowboy family it
 still lost to the agents after their whole training budget). Fine-tuning a shipped agent
 on a new mix of opponents is the same operation.
 
@@ -20,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.checkpoint import CheckpointError, net_from_checkpoint, read_checkpoint
-from agents.loading import PRETRAINED, pretrained_path
+from agents.loading import network_path
 from agents.nets import PolicyNet
 from agents.neural import Layout
 from solvers.toy import quote
@@ -33,22 +32,22 @@ SHAPE_SETTINGS = {
     "card_groups": "model.card_features",
     "candidates": "model.candidates",
 }
-VALUE_KEYS = ("value_mean", "value_std")
+# state-dict prefixes of the value head: its torso, output layer and normalisation statistics
+VALUE_PARTS = ("value_torso", "value", "value_mean", "value_std")
 
 
 def checkpoint_path(spec: str) -> Path:
-    """The file of ``spec``: ``pretrained:<variant>`` or a ``.pt`` path (a bot spec is an error)."""
-    if spec.startswith(PRETRAINED):
-        try:
-            return pretrained_path(spec[len(PRETRAINED) :])
-        except (ValueError, FileNotFoundError) as err:
-            raise ConfigError(f"train.init_from = {quote(spec)}: {err}") from None
-    if not spec.endswith((".pt", ".pth")):
+    """The file of ``spec`` (:func:`agents.loading.network_path`; a bot spec is an error)."""
+    try:
+        path = network_path(spec)
+    except ValueError as err:
+        raise ConfigError(f"train.init_from = {quote(spec)}: {err}") from None
+    if path is None:
         raise ConfigError(
             f"train.init_from = {quote(spec)}: expected a network checkpoint (a .pt path or pretrained:<variant>); "
             "a bot such as the heuristic has no weights to start from"
         )
-    return Path(spec)
+    return path
 
 
 def warm_start(net: PolicyNet, layout: Layout, spec: str) -> str:
@@ -80,19 +79,9 @@ def warm_start(net: PolicyNet, layout: Layout, spec: str) -> str:
     own = net.state_dict()
     weights = source.state_dict()
     value_fits = source.has_value and all(k in own and own[k].shape == v.shape for k, v in weights.items())
-    value_names = {n for n, _ in _value_entries(net)} | set(VALUE_KEYS)
+    value_names = {k for k in own if k.split(".")[0] in VALUE_PARTS}
     loaded = {k: v for k, v in weights.items() if value_fits or k not in value_names}
     own.update(loaded)
     net.load_state_dict(own)
     head = "policy and value head" if value_fits else "policy (the value head starts fresh)"
     return f"{head} from {spec} ({path}, {stored.describe()})"
-
-
-def _value_entries(net: PolicyNet) -> list[tuple[str, object]]:
-    """State-dict names of the value head's own modules (its torso and output layer)."""
-    return [
-        (f"{prefix}.{name}", tensor)
-        for prefix in ("value_torso", "value")
-        if getattr(net, prefix) is not None
-        for name, tensor in getattr(net, prefix).state_dict().items()
-    ]

@@ -1,7 +1,7 @@
 """``train.init_from``: a learner that starts as a given agent (training.warm_start).
 
 The point of the setting is that the learner's first policy *is* the checkpoint's, so
-the tests compare the policies' logits on real observations; a checkpoint that does not
+the tests compare the policies' logits and weights; a checkpoint that does not
 fit the run is refused with the setting to change, before any run folder exists."""
 
 from __future__ import annotations
