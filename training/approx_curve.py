@@ -230,8 +230,11 @@ def check_inputs(
     stop_gain: float,
     num_players: int = 2,
     patience: int = 1,
+    warm_start: bool = False,
 ) -> None:
-    """Clear errors before anything is trained (budgets: :func:`budgets`)."""
+    """Clear errors before anything is trained or valued exactly (budgets: :func:`budgets`);
+    a ``--warm-start`` from a bot with no weights is one (the heuristic's exact values
+    alone take minutes)."""
     approx_inputs(variant, None, deals, num_players)
     if not seeds or len(set(seeds)) != len(seeds):
         raise ValueError(f"--seeds {list(seeds)} is not allowed: expected distinct seeds, e.g. 1,2")
@@ -245,6 +248,10 @@ def check_inputs(
         agents.load(spec, seed=0)
     except ValueError as err:
         raise ValueError(f"policy {quote(spec)} cannot be loaded: {err}") from None
+    if warm_start:
+        from training.warm_start import checkpoint_path
+
+        checkpoint_path(spec)
 
 
 def train_seed(args: argparse.Namespace, seed: int, updates: list[int]) -> tuple[Path, float]:
@@ -544,7 +551,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         if args.jobs < 1:
             raise ValueError(f"--jobs {args.jobs} is not allowed: expected a count of processes >= 1, e.g. 2")
         check_inputs(
-            args.game, args.policy, args.seeds, args.deals, args.stop_gain, args.num_players, args.stop_patience
+            args.game,
+            args.policy,
+            args.seeds,
+            args.deals,
+            args.stop_gain,
+            args.num_players,
+            args.stop_patience,
+            warm_start=args.warm_start,
         )
         rows = run_curve(args)
     except (ValueError, OSError) as err:

@@ -190,6 +190,7 @@ def test_budgets_double() -> None:
         (["toy_stud", "random", "--stop-gain", "-0.1"], "--stop-gain -0.1 is not allowed"),
         (["toy_stud", "random", "--stop-patience", "0"], "--stop-patience 0 is not allowed"),
         (["toy_stud", "random", "--jobs", "0"], "--jobs 0 is not allowed"),
+        (["toy_stud", "heuristic", "--warm-start"], "a bot such as the heuristic has no weights to start from"),
     ],
 )
 def test_bad_input_is_refused(
