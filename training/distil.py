@@ -85,6 +85,12 @@ class DistilConfig:
     observation_check: bool = False
     """Also report how many distinct observations the information sets have, and the
     exact NashConv of the target averaged over each (:func:`observation_average`)."""
+    up_by_street: bool = False
+    """An experiment, not a policy to ship: give the network, beside the env's
+    observation, the other seat's up cards by the street they were dealt on (one-hot,
+    52 per street), which the observation shows only as a set (:func:`add_up_by_street`).
+    Does the network then hold the equilibrium closer? The inputs are no longer the
+    env's, so such a network cannot be saved (``out``)."""
     threads: int = 1
     """torch CPU threads."""
     progress: bool = True
@@ -101,6 +107,7 @@ class DistilConfig:
             (self.cfr_iterations >= 1, f"cfr_iterations={self.cfr_iterations}: expected at least 1"),
             (self.eval_every >= 1, f"eval_every={self.eval_every}: expected at least 1"),
             (self.threads >= 1, f"threads={self.threads}: expected at least 1"),
+            (not (self.up_by_street and self.out), "up_by_street: the network's inputs are not the env's; no --out"),
         ]
         for ok, message in checks:
             if not ok:
@@ -190,6 +197,23 @@ def observation_average(cache: ObservationCache, table: np.ndarray, weights: np.
     return average / average.sum(axis=1, keepdims=True), len(seen)
 
 
+def add_up_by_street(cache: ObservationCache) -> None:
+    """Append to every cached observation the other seat's up cards one-hot by street
+    (``streets x 52`` columns; a street not dealt yet stays zero). They are public, so
+    one row per public node holds them: the value of any of its information sets."""
+    infosets = cache.infosets
+    streets = infosets.params.streets
+    extra = np.zeros((len(cache.node_obs), streets * 52), dtype=np.float32)
+    for start in range(0, infosets.count, 65536):
+        batch = infosets.batch(start, min(start + 65536, infosets.count))
+        node = cache.row_node[start : start + len(batch)]
+        for street in range(streets):
+            card = batch.opp_up[:, street]
+            dealt = card >= 0
+            extra[node[dealt], street * 52 + card[dealt]] = 1.0
+    cache.node_obs = np.concatenate([cache.node_obs, extra], axis=1)
+
+
 def build_net(config: DistilConfig, cache: ObservationCache) -> tuple[Any, Any]:
     """An acting-only PolicyNet of the toy configs' architecture for this game, and its Layout."""
     import torch
@@ -200,7 +224,8 @@ def build_net(config: DistilConfig, cache: ObservationCache) -> tuple[Any, Any]:
     layout = Layout.of_env(cache.env, env_options(config.params))
     torch.manual_seed(config.seed)
     groups = layout.card_groups() if config.card_features else []
-    return PolicyNet(layout.obs_size, len(layout.action_names), config.hidden, card_groups=groups, value=False), layout
+    inputs = cache.node_obs.shape[1]  # the layout's size, or more with up_by_street
+    return PolicyNet(inputs, len(layout.action_names), config.hidden, card_groups=groups, value=False), layout
 
 
 def distil(config: DistilConfig) -> dict[str, Any]:
@@ -212,6 +237,8 @@ def distil(config: DistilConfig) -> dict[str, Any]:
     infosets = InfoSets(PublicTree(config.params))
     target, target_nash_conv = target_policy(config, infosets)
     cache = ObservationCache(config.params, infosets)
+    if config.up_by_street:
+        add_up_by_street(cache)
     weights = reach_weights(target, infosets) if config.weighting == "reach" else np.ones(infosets.count)
     weights = weights / weights.mean()
     check: dict[str, Any] = {}
@@ -341,6 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--out", default=None, help="save the network as a checkpoint here")
     add("--observation-check", action="store_true",
         help="report the distinct observations and the NashConv of CFR averaged over each one")  # fmt: skip
+    add("--up-by-street", action="store_true",
+        help="experiment: also feed the other seat's up cards by street (not the env's inputs; no --out)")  # fmt: skip
     add("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     add("--json", action="store_true", help="print the report as JSON")
     add("-q", "--no-progress", dest="progress", action="store_false", help="no progress bar")
@@ -351,7 +380,7 @@ def config_from_args(args: argparse.Namespace) -> DistilConfig:
     """The validated config of a parsed command line."""
     params = parse_toy_options(args.option) if args.option else ToyParams(ranks="QKA", suits="cdh")
     keys = ("hidden", "card_features", "epochs", "batch_size", "lr", "weighting", "seed", "cfr_iterations")
-    rest = ("policy", "eval_every", "out", "observation_check", "threads", "progress")
+    rest = ("policy", "eval_every", "out", "observation_check", "up_by_street", "threads", "progress")
     return DistilConfig(params=params, **{k: getattr(args, k) for k in (*keys, *rest)})
 
 
@@ -374,7 +403,8 @@ def format_report(report: dict[str, Any]) -> str:
         [
             f"toy_stud {describe(ToyParams(**report['params']))}: {report['information_sets']:,} information sets",
             f"network: hidden {c['hidden']}, {report['parameters']:,} parameters, {c['weighting']} weighting, "
-            f"{c['epochs']} epochs, seed {c['seed']}",
+            f"{c['epochs']} epochs, seed {c['seed']}"
+            + (", plus the other seat's up cards by street (not the env's inputs)" if c.get("up_by_street") else ""),
             f"NashConv (antes per hand): network {report['nash_conv']:.5f} (best {report['best_nash_conv']:.5f}), "
             f"CFR target {report['target_nash_conv']:.5f}, uniform {report['uniform_nash_conv']:.5f}",
             *(
