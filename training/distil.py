@@ -23,6 +23,7 @@ Examples::
     dealers-choice distil --option ranks=QKA --option suits=cdh --hidden 64 64 --epochs 60
     dealers-choice distil --option ranks=QKA --option suits=cdh --hidden 256 256 --weighting reach
     dealers-choice distil --option ranks=QK --option suits=cd --epochs 5 --cfr-iterations 50 --json
+    dealers-choice distil --hidden 256 256 --weighting reach --up-by-street   # the aliasing experiment
 
 ``main(argv)`` is importable and returns the report dict; :func:`distil` is the library
 function.
