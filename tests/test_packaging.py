@@ -70,10 +70,14 @@ def unshipped(modules: set[str], listed: set[str]) -> list[str]:
     return sorted(m for m in modules if m not in listed and m.rpartition(".")[0] not in listed)
 
 
+DATA_PACKAGES = ("agents.pretrained", "evaluation.web.static")
+"""Listed packages with no Python in them: the shipped agents and the web page's files."""
+
+
 def test_every_package_of_the_tree_is_listed() -> None:
     missing = sorted(tree_packages() - LISTED)
     assert not missing, f"add to [tool.setuptools] packages in pyproject.toml: {missing}"
-    stale = sorted(p for p in LISTED - tree_packages() if p not in MAPPED and p != "agents.pretrained")
+    stale = sorted(p for p in LISTED - tree_packages() if p not in MAPPED and p not in DATA_PACKAGES)
     assert not stale, f"listed but not in the tree: {stale}"
 
 
@@ -114,7 +118,7 @@ def _build_wheel(out: Path) -> Path:
 @pytest.mark.skipif(importlib.util.find_spec("setuptools") is None, reason="needs setuptools (the dev extra)")
 def test_the_wheel(tmp_path: Path) -> None:
     """The built wheel holds every module of every listed package, the shipped agents and
-    configs, the console command, and nothing named after a script."""
+    configs, the web page's files, the console command, and nothing named after a script."""
     wheel = zipfile.ZipFile(_build_wheel(tmp_path))
     names = set(wheel.namelist())
     for package in LISTED - set(MAPPED):
@@ -124,6 +128,8 @@ def test_the_wheel(tmp_path: Path) -> None:
         assert f"training/configs/{config.name}" in names
     for agent in (ROOT / "agents" / "pretrained").glob("*.pt"):
         assert f"agents/pretrained/{agent.name}" in names
+    for page in (ROOT / "evaluation" / "web" / "static").iterdir():  # the web page's files
+        assert f"evaluation/web/static/{page.name}" in names, f"{page.name} is not in the wheel"
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == set(TOP), tops
     assert not {f"{s}.py" for s in SCRIPTS} & names
