@@ -11,7 +11,8 @@ heads-up toy stud how far it stays below the exact best response:
    learner decisions (``--start D --doublings K``), saving ``update_<k>.pt`` at every
    budget. The learning rate is constant, so the checkpoint at budget ``b`` *is* what
    a run of budget ``b`` would have produced. ``--jobs N`` trains N seeds' runs at once,
-   each in its own process (one core each): the same runs, in less wall time;
+   each in its own process (one core each) with a progress bar of its own: the same
+   runs, in less wall time;
 
 2. every checkpoint is measured as ``--approx`` measures it: greedy, on ``--deals``
    fresh duplicate deals against the policy (:func:`training.verdict.verdict`, a new
@@ -254,18 +255,21 @@ def check_inputs(
         checkpoint_path(spec)
 
 
-def train_seed(args: argparse.Namespace, seed: int, updates: list[int]) -> tuple[Path, float]:
+def train_seed(args: argparse.Namespace, seed: int, updates: list[int], line: int | None = None) -> tuple[Path, float]:
     """The seed's best-responder run until the largest budget (continued if cut short);
-    returns its folder and training seconds."""
+    returns its folder and training seconds. ``line``: the terminal line of its progress
+    bar, labelled with the seed, when runs train at once (:func:`train_in_parallel`)."""
     from training import run as train_run
 
+    bar = None if line is None else {"desc": f"seed {seed}", "position": line}
     runs = Path(args.out) / "runs" / f"seed_{seed}"
     existing = sorted(runs.glob("*/checkpoints/latest.pt"))
     began = time.perf_counter()
     if existing:
         run_dir = existing[-1].parents[1]
         if not (run_dir / "checkpoints" / f"update_{updates[-1]:06d}.pt").is_file():
-            train_run.main(resume=run_dir, overrides=[f"train.updates={updates[-1]}"])
+            settings = [f"train.updates={updates[-1]}", f"train.progress={str(args.progress).lower()}"]
+            train_run.main(resume=run_dir, overrides=settings, bar=bar)
         return run_dir, time.perf_counter() - began
     config = best_response_config(
         args.game,
@@ -279,7 +283,7 @@ def train_seed(args: argparse.Namespace, seed: int, updates: list[int]) -> tuple
         name="approx_curve",
         progress=args.progress,
     )
-    result = train_run.main(config, overrides=warm_start_overrides(args.policy, args.warm_start, args.set))
+    result = train_run.main(config, overrides=warm_start_overrides(args.policy, args.warm_start, args.set), bar=bar)
     return result.run_dir, time.perf_counter() - began
 
 
@@ -289,12 +293,19 @@ def train_in_parallel(
     """:func:`train_seed` for ``seeds``, ``--jobs`` runs at once, each in its own spawned
     process (one core each: ``train.threads``). A seed's run is the same run as in
     sequence, since each seeds everything from its own training seed; only the
-    measurements wait until every run is trained. Returns ``{seed: (folder, seconds)}``."""
-    quiet = argparse.Namespace(**{**vars(args), "progress": False})  # one bar per process would garble stderr
+    measurements wait until every run is trained. Returns ``{seed: (folder, seconds)}``.
+
+    Each run's progress bar has a line of its own, labelled with its seed, and the
+    processes write them under one lock (tqdm's way for several processes), so the bars
+    stay readable on a shared terminal."""
+    from tqdm import tqdm
+
     context = multiprocessing.get_context("spawn")  # no fork: safe with torch and threads
+    lock = context.RLock()
     trained: dict[int, tuple[Path, float]] = {}
-    with ProcessPoolExecutor(max_workers=min(args.jobs, len(seeds)), mp_context=context) as pool:
-        futures = {pool.submit(train_seed, quiet, seed, updates): seed for seed in seeds}
+    workers = min(args.jobs, len(seeds))
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=tqdm.set_lock, initargs=(lock,)) as pool:
+        futures = {pool.submit(train_seed, args, seed, updates, line): seed for line, seed in enumerate(seeds)}
         for future in as_completed(futures):
             seed = futures[future]
             trained[seed] = future.result()
@@ -511,8 +522,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs",
         type=int,
         default=1,
-        help="best-responder runs trained at once, one process (and core) each; the seeds' "
-        "runs are the same as in sequence (default %(default)s: one seed after another)",
+        help="best-responder runs trained at once, one process (and core) each, each with a "
+        "progress bar of its own labelled with its seed; the seeds' runs are the same as in "
+        "sequence (default %(default)s: one seed after another)",
     )
     add(
         "--set",

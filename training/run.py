@@ -32,7 +32,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,7 @@ def main(
     *,
     resume: str | Path | None = None,
     overrides: Sequence[str] = (),
+    bar: Mapping[str, Any] | None = None,
 ) -> TrainResult:
     """Train (or, with ``resume``, continue a run) and return where everything went.
 
@@ -63,6 +64,9 @@ def main(
         resume: a run folder to continue from its latest checkpoint, with the config
             stored there (``config`` must then be None).
         overrides: ``section.key=value`` settings applied last.
+        bar: extra arguments of the progress bar (tqdm's ``desc``, ``position``): a
+            label and a line of the terminal of its own when several runs train at
+            once in processes that share it (``approx-curve --jobs``).
 
     Raises:
         ConfigError: a bad setting (nothing is created), or a resume that changes a setting
@@ -75,16 +79,16 @@ def main(
     if resume is not None:
         if config is not None:
             raise ConfigError("resume continues with the run's own config: pass overrides, not a config")
-        return _resume(Path(resume), overrides)
+        return _resume(Path(resume), overrides, bar)
     cfg = _resolve(config, overrides)
-    trainer = Trainer(cfg, _new_run_dir(cfg))  # checks everything before anything is created
+    trainer = Trainer(cfg, _new_run_dir(cfg), bar=bar)  # checks everything before anything is created
     trainer.run_dir = _create_run_dir(trainer.run_dir)
     with RunLock(trainer.run_dir):
         (trainer.run_dir / "config.toml").write_text(to_toml(cfg), encoding="utf-8")
         return trainer.run()
 
 
-def _resume(run_dir: Path, overrides: Sequence[str]) -> TrainResult:
+def _resume(run_dir: Path, overrides: Sequence[str], bar: Mapping[str, Any] | None = None) -> TrainResult:
     """Continue ``run_dir`` while holding its lock (read, clean up and train as its only writer)."""
     if not run_dir.is_dir():
         raise CheckpointError(f"no checkpoint file at {str(run_dir / 'checkpoints' / 'latest.pt')!r}: no such run")
@@ -98,7 +102,7 @@ def _resume(run_dir: Path, overrides: Sequence[str]) -> TrainResult:
             raise ConfigError(
                 f"{run_dir} already collected {decided:,} learner decisions; set train.decisions above that to continue"
             )
-        trainer = Trainer(cfg, run_dir, resume=state)
+        trainer = Trainer(cfg, run_dir, resume=state, bar=bar)
         for tmp in remove_temporaries(run_dir / "checkpoints"):
             print(
                 f"{prog_name('train.py')}: note: removed {tmp.name}, left by a save that was cut short", file=sys.stderr

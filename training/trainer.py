@@ -36,7 +36,7 @@ import math
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,9 +99,16 @@ def run_name(config: Config) -> str:
 class Trainer:
     """Owns the learner, its optimizer, the pool, the collector and the counters."""
 
-    def __init__(self, config: Config, run_dir: Path, resume: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        run_dir: Path,
+        resume: dict[str, Any] | None = None,
+        bar: Mapping[str, Any] | None = None,
+    ) -> None:
         self.config = config
         self.run_dir = run_dir
+        self.bar_style = dict(bar or {})  # extra tqdm arguments: see training.run.main
         env_cfg = config.env
         try:
             self.layout = Layout.build(env_cfg.variant, env_cfg.num_players, env_cfg.options)
@@ -234,7 +241,13 @@ class Trainer:
             writer.add_text("config", "```toml\n" + to_toml(cfg) + "\n```", 0)
             if self.started_from:
                 writer.add_text("init_from", self.started_from, 0)
-        bar = tqdm(total=cfg.train.updates, initial=start_update, disable=not cfg.train.progress, unit="update")
+        bar = tqdm(
+            total=cfg.train.updates,
+            initial=start_update,
+            disable=not cfg.train.progress,
+            unit="update",
+            **self.bar_style,
+        )
         saved_update = start_update
         self.deadline = time.monotonic() + 60.0 * cfg.train.minutes if cfg.train.minutes else None
         try:

@@ -234,12 +234,18 @@ def test_a_longer_curve_continues_the_runs(tmp_path: Path) -> None:
     assert len(list((tmp_path / "runs" / "seed_1").iterdir())) == 1  # the same run, continued
 
 
-def test_parallel_jobs_train_the_same_runs(run: tuple[Path, list[dict]], tmp_path: Path) -> None:
+def test_parallel_jobs_train_the_same_runs(
+    run: tuple[Path, list[dict]], tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     """``--jobs 2`` trains both seeds at once in spawned processes: the same runs as one
-    after another (same decisions, same exact values of every checkpoint)."""
+    after another (same decisions, same exact values of every checkpoint), each showing
+    its own progress bar labelled with its seed."""
     _, sequential = run
     argv = ["toy_stud", "random", *TOY, "--start", "128", "--doublings", "2", "--seeds", "1,2", "--deals", "4"]
     rows = curve.main([*argv, *SMALL, "--eval-seed", "7", "--jobs", "2", "--out", str(tmp_path), "--json"])
+    err = capfd.readouterr().err
+    for seed in (1, 2):  # the final state of each run's bar: all 8 updates
+        assert re.search(rf"seed {seed}: 100%.*\b8/8\b", err), err[-2000:]
     assert len(rows) == len(sequential) == 6
     for parallel, alone in zip(rows, sequential, strict=True):
         for key in ("seed", "budget", "updates", "learner_decisions", "eval_seed", "mean", "exact_greedy"):
