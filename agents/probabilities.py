@@ -20,7 +20,8 @@ than guessing a distribution from sampled actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -31,11 +32,21 @@ from agents.candidates import needs_candidates
 from agents.nets import log_probs
 from agents.neural import NeuralAgent
 from envs.engine.actions import BRING_IN, CHECK_CALL, STAY
+from envs.view import PublicView
 
-__all__ = ["NoProbabilitiesError", "ProbabilityFunction", "probability_function"]
+__all__ = [
+    "NoProbabilitiesError",
+    "ProbabilityFunction",
+    "ViewProbabilityFunction",
+    "probability_function",
+    "view_probability_function",
+]
 
 ProbabilityFunction = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 """``(observations [B, O] float32, legal masks [B, A] bool) -> [B, A] float64``."""
+
+ViewProbabilityFunction = Callable[[torch.Tensor, torch.Tensor, Sequence[PublicView]], torch.Tensor]
+"""``(observations, legal masks, each decision's public view) -> [B, A] float64``."""
 
 SUPPORTED = "a trained network (pretrained:<variant>, a checkpoint), random or call"
 
@@ -89,5 +100,29 @@ def _network(agent: NeuralAgent) -> ProbabilityFunction:
         if not agent.greedy:
             return logp.exp()
         return torch.nn.functional.one_hot(logp.argmax(1), mask.shape[1]).double()
+
+    return probabilities
+
+
+def view_probability_function(bot: Any, seed: int | None = None) -> ViewProbabilityFunction | None:
+    """The probabilities of a network that scores candidate choices (a declaration) from
+    the public view, at those decisions too: given each decision's view, exactly what the
+    network samples from (greedy: the one-hot of its most likely legal action). None for
+    any other bot (:func:`probability_function` covers it).
+
+    The candidate features are Monte Carlo estimates drawn from the bot's generator, so
+    a copy of the bot with a generator of its own (``seed``) draws them: asking never
+    moves the generator of the bot that plays."""
+    if not isinstance(bot, NeuralAgent) or bot.net.candidates is None:
+        return None
+    asked = copy.copy(bot)
+    asked.seed(seed)
+
+    def probabilities(obs: torch.Tensor, mask: torch.Tensor, views: Sequence[PublicView]) -> torch.Tensor:
+        rows = [{"observation": o, "action_mask": m} for o, m in zip(obs.numpy(), mask.numpy(), strict=True)]
+        probs = torch.from_numpy(asked.action_probabilities(rows, views))
+        if not bot.greedy:
+            return probs
+        return torch.nn.functional.one_hot(probs.argmax(1), mask.shape[1]).double()
 
     return probabilities

@@ -66,7 +66,8 @@ from solvers.toy import CHECK_CALL, FOLD, RAISE, ToyParams, hand_key
 from solvers.tree import PublicTree
 from training.exploitability import load_policy, per_100_hands
 
-STUD_GAMES = ("stud", "razz", "stud_hilo", "five_card_stud")  # training.lbr_stud.VARIANTS (torch loads only there)
+# training.lbr_stud.VARIANTS (torch loads only there)
+STUD_GAMES = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud")
 
 PublicKey = tuple[int, bytes, bytes, bytes, bytes]
 

@@ -19,7 +19,10 @@ exactly, by replaying the hand:
   would have shown it with that holding (the tests compare it with the real one), and
   the opponent's policy (:mod:`agents.probabilities`) gives the probability of what it
   did, one forward pass per opponent decision for all holdings. Optionally LBR's raise
-  is stepped too, giving the opponent's fold probability facing it, per holding.
+  is stepped too, giving the opponent's fold probability facing it, per holding;
+* :meth:`OpponentRange.declarations` (stud high-low with a declaration) replays nine
+  tables per holding, one per pair of declarations, to the showdown: the opponent's
+  declaration chances at its own declaration and LBR's result for every pair.
 
 Where a card lies in the deck depends only on the button heads-up (every street deals
 both seats, since a fold ends the hand), so the deck positions of each seat's slots are
@@ -43,13 +46,14 @@ import torch
 
 from agents.probabilities import ProbabilityFunction
 from envs.batched.table import TableBatch, make
-from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
+from envs.engine.actions import BRING_IN, CHECK_CALL, DECLARE_LOW, FOLD, RAISE
 from envs.engine.events import EventKind
 from envs.view import PublicView
 from training.evaluation import one_thread
 
-__all__ = ["ALL_PAIRS", "OpponentRange", "Replay", "ReplayError", "Situation"]
+__all__ = ["ALL_PAIRS", "DECLARATIONS", "Declarations", "OpponentRange", "Replay", "ReplayError", "Situation"]
 
+DECLARATIONS = [DECLARE_LOW, DECLARE_LOW + 1, DECLARE_LOW + 2]  # low, high, both
 ALL_PAIRS = 48 * 47  # ordered pairs of down cards on seven-card stud's 3rd street (the most)
 
 
@@ -145,6 +149,30 @@ class Replay:
         return torch.full_like(self.weights, 1.0 / len(self.weights))
 
 
+@dataclass
+class Declarations:
+    """What a replay at LBR's declaration found, one entry per holding.
+
+    Attributes:
+        holdings: ``[H, d]`` the ordered holdings.
+        weights: ``[H]`` unnormalised Bayes weights, as :class:`Replay`'s.
+        chances: ``[H, 3]`` the opponent's probability of declaring low, high or both
+            with that holding.
+        result: ``[H, 3, 3]`` LBR's result of the hand, in the variant's unit, when LBR
+            declares ``i`` and the opponent ``j`` (``result[:, i, j]``).
+    """
+
+    holdings: np.ndarray
+    weights: torch.Tensor
+    chances: torch.Tensor
+    result: torch.Tensor
+
+    def values(self) -> torch.Tensor:
+        """``[3]`` LBR's expected result of each declaration against the range."""
+        posterior = Replay(self.holdings, self.weights).posterior()
+        return torch.einsum("h,hj,hij->i", posterior, self.chances, self.result)
+
+
 class OpponentRange:
     """Holdings and their Bayes weights for one variant's heads-up tables.
 
@@ -180,7 +208,7 @@ class OpponentRange:
             st = self.spec.game.new_state(0, button=button, deck=self.deck.tolist())
             while not st.is_over:
                 legal = st.legal_actions()
-                st.apply(CHECK_CALL if CHECK_CALL in legal else BRING_IN)
+                st.apply(next(a for a in (CHECK_CALL, BRING_IN, DECLARE_LOW) if a in legal))
             where = {int(c): i for i, c in enumerate(self.deck)}
             self._positions[button] = np.array([[where[int(c)] for c in st.cards[s]] for s in range(2)])
         return self._positions[button]
@@ -258,6 +286,46 @@ class OpponentRange:
             out.raise_to_call = int(s.current_bet[0]) - int(s.contrib[0, opp])
             out.fold = self.policy(step.observation, step.action_mask)[:, FOLD]
         return out
+
+    def declarations(
+        self, situation: Situation, holdings: np.ndarray, chances: ProbabilityFunction | None = None
+    ) -> Declarations:
+        """At LBR's declaration (stud high-low with a declaration): the range, the
+        opponent's declaration probabilities per holding, and LBR's result for every
+        pair of declarations, by playing each pair to the showdown on the engine.
+        ``chances``: the opponent's probabilities at its declaration, for the ``[H]``
+        holdings in order, when not the range's policy (a network that scores its
+        declarations from the public view: :mod:`training.lbr_stud`)."""
+        with one_thread():
+            return self._declarations(situation, holdings, chances or self.policy)
+
+    def _declarations(
+        self, situation: Situation, holdings: np.ndarray, chances_of: ProbabilityFunction
+    ) -> Declarations:
+        h, me, opp = len(holdings), situation.seat, situation.opponent
+        pairs = len(DECLARATIONS) ** 2  # block k of h tables: LBR declares k // 3, the opponent k % 3
+        batch = self._batch(pairs * h)
+        decks = torch.from_numpy(np.tile(self.decks(situation, holdings), (pairs, 1)))
+        step = batch.reset(seed=0, decks=decks, buttons=torch.full((pairs * h,), situation.button))
+        weights = torch.ones(h, dtype=torch.float64)
+        for seat, action in situation.actions:
+            self._expect(step.seat, seat, "the hand's next action")
+            if seat == opp:  # every block holds the same tables: the first one's weights
+                weights = weights * self.policy(step.observation[:h], step.action_mask[:h])[:, action]
+            step = batch.step(torch.full((pairs * h,), action, dtype=torch.int64))
+        block = torch.arange(pairs).repeat_interleave(h)
+        choice = {me: DECLARE_LOW + block // len(DECLARATIONS), opp: DECLARE_LOW + block % len(DECLARATIONS)}
+        chances = torch.zeros(h, len(DECLARATIONS), dtype=torch.float64)
+        for _ in range(2):  # the two declarations, in the engine's order (each is secret)
+            seat = int(step.seat[0])
+            self._expect(step.seat, seat, "a declaration")
+            if seat == opp:  # what it sees cannot depend on LBR's secret choice: the first block's
+                chances = chances_of(step.observation[:h], step.action_mask[:h])[:, DECLARATIONS]
+            step = batch.step(choice[seat])
+        if not bool(step.done.all()):
+            raise ReplayError("replay out of step: the hand did not end after both declarations")
+        result = step.rewards[:, me].double().view(len(DECLARATIONS), len(DECLARATIONS), h).permute(2, 0, 1)
+        return Declarations(holdings, weights, chances, result)
 
     @staticmethod
     def _expect(seats: torch.Tensor, seat: int, what: str) -> None:

@@ -25,6 +25,20 @@ each of its decisions the LBR player
   only when both other values are negative, and raises only when that beats calling;
   only legal actions are considered, never remapped.
 
+Stud high-low with a declaration (``stud_hilo_declare``) adds one decision after the
+last betting round. There LBR replays the hand once per holding *and* pair of
+declarations (nine tables per holding) to the showdown on the batched engine, so its
+result for every pair is the engine's own payout (swing rule included). The opponent's
+chance of each declaration with each holding is its policy at its declaration: read
+from the observation tensor, or, for a network that scores its declarations from the
+public view (the shipped agent's candidate head, :mod:`agents.candidates`), from the
+opponent's view with that holding (:func:`opponent_views`). LBR declares the choice
+with the best expected result against the range. Its betting decisions before the
+declaration value the showdown as stud high-low does (the cards speak, each half to
+its best hand): one-step lookahead has no model of the declarations still to come.
+This is LBR's own approximation, like its call-down assumption: its result against
+the opponent is a lower bound on the opponent's exploitability whatever rule it plays.
+
 LBR's generator is the bot's own (``seed``: the arena reseeds it every hand), so a
 match replays exactly. :func:`lbr_match` plays LBR against the opponent on fresh
 duplicate deals (both seat orders per deal, :func:`evaluation.arena.run_match`), greedy
@@ -34,6 +48,8 @@ and sampled where the opponent is a network, and reports big bets per 100 hands 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
 import math
 import sys
@@ -48,17 +64,17 @@ import torch
 from agents.base import Agent, Observation
 from agents.loading import load
 from agents.neural import NeuralAgent
-from agents.probabilities import ProbabilityFunction, probability_function
+from agents.probabilities import ProbabilityFunction, probability_function, view_probability_function
 from envs.batched.hands import TorchHands, torch_hands
 from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
 from envs.view import PublicView
 from evaluation.arena import run_match
 from training.evaluation import one_thread
-from training.lbr_range import ALL_PAIRS, OpponentRange, Replay, Situation
+from training.lbr_range import ALL_PAIRS, DECLARATIONS, Declarations, OpponentRange, Replay, Situation
 
-__all__ = ["VARIANTS", "Decision", "StudLBR", "decide", "lbr_match", "showdown_equity"]
+__all__ = ["VARIANTS", "Decision", "Declaration", "StudLBR", "decide", "lbr_match", "showdown_equity"]
 
-VARIANTS = ("stud", "razz", "stud_hilo", "five_card_stud")  # heads-up stud games without declarations
+VARIANTS = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud")  # heads-up stud games
 RUNOUTS = 16  # runouts per holding when they are too many to enumerate
 
 
@@ -81,6 +97,16 @@ class Decision:
     fold_p: float
     replay: Replay
     equities: torch.Tensor
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One LBR declaration: the chosen action, the expected result of declaring low,
+    high and both against the range (in the variant's unit), and the range."""
+
+    action: int
+    values: np.ndarray
+    found: Declarations
 
 
 # ------------------------------------------------------------------ equity
@@ -220,10 +246,11 @@ class StudLBR(Agent):
         super().__init__(seed)
         if runouts < 1:
             raise ValueError(f"runouts={runouts} is not allowed: expected at least 1")
+        self.declarer = view_probability_function(opponent, seed) if policy is None else None
         policy = probability_function(opponent) if policy is None else policy
         self.range = OpponentRange(variant, policy, options=options, max_holdings=max_holdings)
-        if self.range.spec.declare or self.range.spec.split:
-            raise ValueError(f"{variant}: LBR covers showdowns without declarations or splits")
+        if self.range.spec.split:
+            raise ValueError(f"{variant}: LBR covers showdowns without splits")
         self.hands = torch_hands("cpu")
         self.runouts = runouts
         self.decisions, self.seconds = 0, 0.0
@@ -241,8 +268,44 @@ class StudLBR(Agent):
         self.seconds += time.perf_counter() - start
         return decision
 
+    def declare(self, situation: Situation, view: PublicView | None = None) -> Declaration:
+        """The declaration with the best expected result against the range, each
+        holding declaring as the opponent's policy would with it (module docstring).
+        ``view``: LBR's, needed when the opponent scores its declarations from its view."""
+        start = time.perf_counter()
+        holdings = self.range.holdings(situation, self.rng)
+        chances = None
+        if self.declarer is not None:
+            if view is None:
+                raise ValueError("this opponent declares from its public view: pass LBR's view too")
+            views = opponent_views(view, situation, holdings)
+            chances = functools.partial(self.declarer, views=views)
+        found = self.range.declarations(situation, holdings, chances)
+        values = found.values().numpy()
+        self.decisions += 1
+        self.seconds += time.perf_counter() - start
+        return Declaration(DECLARATIONS[int(np.argmax(values))], values, found)
+
     def act(self, observation: Observation, view: PublicView) -> int:
-        return self.decide(Situation.of_view(view)).action
+        situation = Situation.of_view(view)
+        if set(situation.legal) == set(DECLARATIONS):
+            return self.declare(situation, view).action
+        return self.decide(situation).action
+
+
+def opponent_views(view: PublicView, situation: Situation, holdings: np.ndarray) -> list[PublicView]:
+    """The opponent's view at its declaration with each holding: LBR's view of the same
+    moment seen from the other seat, its own cards its up cards with the holding in its
+    face-down slots. Events are left out: LBR's log holds LBR's own face-down cards,
+    and before the showdown nothing in it changes what a declaration is worth."""
+    up = tuple(c >= 0 for c in situation.opp)
+    views = []
+    for held in holdings.tolist():
+        cards = list(situation.opp)
+        for slot, c in zip(situation.down_slots, held, strict=True):
+            cards[slot] = c
+        views.append(dataclasses.replace(view, seat=situation.opponent, own_cards=tuple(cards), own_up=up, events=()))
+    return views
 
 
 # ------------------------------------------------------------------ the match
