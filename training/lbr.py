@@ -27,11 +27,12 @@ confidence interval). Since LBR is one strategy among those a best response maxi
 over, its value in each seat can never exceed the exact best-response value: the report
 prints both, and the tests check it.
 
-The full-size stud games (seven-card stud heads-up, razz, stud hi-lo, five-card stud)
-have no table: there :mod:`training.lbr_stud` replays each hand on the batched engine
-for every holding the opponent might have and plays LBR against a network (or random,
-call) on fresh duplicate deals, reporting big bets per 100 hands with a 95% interval
-(the same rule; ``game`` other than ``toy_stud`` goes there).
+The full-size stud games (seven-card stud heads-up, razz, stud hi-lo, stud hi-lo with a
+declaration, five-card stud) have no table: there :mod:`training.lbr_stud` replays each
+hand on the batched engine for every holding the opponent might have and plays LBR
+against a network (or random, call) on fresh duplicate deals, reporting big bets per
+100 hands with a 95% interval (the same rule, and with a declaration the declaration
+with the best expected result; ``game`` other than ``toy_stud`` goes there).
 
 Examples::
 
@@ -39,6 +40,7 @@ Examples::
     dealers-choice lbr toy_stud pretrained:toy_stud
     dealers-choice lbr toy_stud heuristic --option ranks=QKA --option suits=cdh --json
     dealers-choice lbr stud pretrained:stud --deals 200 --seed 7
+    dealers-choice lbr stud_hilo_declare pretrained:stud_hilo_declare --deals 100 --seed 7
 
 ``main(argv)`` is importable and returns the report dict.
 """
