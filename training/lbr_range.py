@@ -40,12 +40,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import torch
 
 from agents.probabilities import ProbabilityFunction
-from envs.batched.table import TableBatch, make
+from envs.batched.table import BatchStep, TableBatch, make
 from envs.engine.actions import BRING_IN, CHECK_CALL, DECLARE_LOW, FOLD, RAISE
 from envs.engine.events import EventKind
 from envs.view import PublicView
@@ -262,19 +263,33 @@ class OpponentRange:
         with one_thread():  # a few thousand tables: extra threads only contend on a busy machine
             return self._replay(situation, holdings, ask_raise, keep_observations)
 
-    def _replay(self, situation: Situation, holdings: np.ndarray, ask_raise: bool, keep_observations: bool) -> Replay:
-        h, me, opp = len(holdings), situation.seat, situation.opponent
-        batch = self._batch(h)
-        decks = torch.from_numpy(self.decks(situation, holdings))
-        step = batch.reset(seed=0, decks=decks, buttons=torch.full((h,), situation.button))
-        out = Replay(holdings=holdings, weights=torch.ones(h, dtype=torch.float64))
+    def _hand_so_far(
+        self, situation: Situation, holdings: np.ndarray, copies: int = 1, seen: list[Any] | None = None
+    ) -> tuple[TableBatch, BatchStep, torch.Tensor]:
+        """Deal ``copies`` tables per holding (copy ``k`` of holding ``i`` is table
+        ``k * H + i``) and step the hand's actions through them all; returns the batch,
+        its last step and the ``[H]`` Bayes weights (read from the first copy).
+        ``seen`` collects the opponent's observations and masks at its decisions."""
+        h, n = len(holdings), copies * len(holdings)
+        batch = self._batch(n)
+        decks = torch.from_numpy(np.tile(self.decks(situation, holdings), (copies, 1)))
+        step = batch.reset(seed=0, decks=decks, buttons=torch.full((n,), situation.button))
+        weights = torch.ones(h, dtype=torch.float64)
         for seat, action in situation.actions:
             self._expect(step.seat, seat, "the hand's next action")
-            if seat == opp:
-                out.weights = out.weights * self.policy(step.observation, step.action_mask)[:, action]
-                if keep_observations:
-                    out.observations.append((step.observation.clone(), step.action_mask.clone()))
-            step = batch.step(torch.full((h,), action, dtype=torch.int64))
+            if seat == situation.opponent:
+                obs, mask = step.observation[:h], step.action_mask[:h]
+                weights = weights * self.policy(obs, mask)[:, action]
+                if seen is not None:
+                    seen.append((obs.clone(), mask.clone()))
+            step = batch.step(torch.full((n,), action, dtype=torch.int64))
+        return batch, step, weights
+
+    def _replay(self, situation: Situation, holdings: np.ndarray, ask_raise: bool, keep_observations: bool) -> Replay:
+        h, me, opp = len(holdings), situation.seat, situation.opponent
+        out = Replay(holdings=holdings, weights=torch.ones(h, dtype=torch.float64))
+        seen = out.observations if keep_observations else None
+        batch, step, out.weights = self._hand_so_far(situation, holdings, seen=seen)
         self._expect(step.seat, me, "LBR's decision")
         if ask_raise and RAISE in situation.legal:
             s = batch.state
@@ -303,16 +318,8 @@ class OpponentRange:
         self, situation: Situation, holdings: np.ndarray, chances_of: ProbabilityFunction
     ) -> Declarations:
         h, me, opp = len(holdings), situation.seat, situation.opponent
-        pairs = len(DECLARATIONS) ** 2  # block k of h tables: LBR declares k // 3, the opponent k % 3
-        batch = self._batch(pairs * h)
-        decks = torch.from_numpy(np.tile(self.decks(situation, holdings), (pairs, 1)))
-        step = batch.reset(seed=0, decks=decks, buttons=torch.full((pairs * h,), situation.button))
-        weights = torch.ones(h, dtype=torch.float64)
-        for seat, action in situation.actions:
-            self._expect(step.seat, seat, "the hand's next action")
-            if seat == opp:  # every block holds the same tables: the first one's weights
-                weights = weights * self.policy(step.observation[:h], step.action_mask[:h])[:, action]
-            step = batch.step(torch.full((pairs * h,), action, dtype=torch.int64))
+        pairs = len(DECLARATIONS) ** 2  # copy k of each holding: LBR declares k // 3, the opponent k % 3
+        batch, step, weights = self._hand_so_far(situation, holdings, copies=pairs)
         block = torch.arange(pairs).repeat_interleave(h)
         choice = {me: DECLARE_LOW + block // len(DECLARATIONS), opp: DECLARE_LOW + block % len(DECLARATIONS)}
         chances = torch.zeros(h, len(DECLARATIONS), dtype=torch.float64)
