@@ -45,8 +45,8 @@ __all__ = [
 ProbabilityFunction = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 """``(observations [B, O] float32, legal masks [B, A] bool) -> [B, A] float64``."""
 
-ViewProbabilityFunction = Callable[[torch.Tensor, torch.Tensor, Sequence[PublicView]], torch.Tensor]
-"""``(observations, legal masks, each decision's public view) -> [B, A] float64``."""
+ViewProbabilityFunction = Callable[[torch.Tensor, torch.Tensor, Sequence[PublicView], int], torch.Tensor]
+"""``(observations, legal masks, each decision's public view, seed) -> [B, A] float64``."""
 
 SUPPORTED = "a trained network (pretrained:<variant>, a checkpoint), random or call"
 
@@ -104,21 +104,22 @@ def _network(agent: NeuralAgent) -> ProbabilityFunction:
     return probabilities
 
 
-def view_probability_function(bot: Any, seed: int | None = None) -> ViewProbabilityFunction | None:
+def view_probability_function(bot: Any) -> ViewProbabilityFunction | None:
     """The probabilities of a network that scores candidate choices (a declaration) from
     the public view, at those decisions too: given each decision's view, exactly what the
     network samples from (greedy: the one-hot of its most likely legal action). None for
     any other bot (:func:`probability_function` covers it).
 
     The candidate features are Monte Carlo estimates drawn from the bot's generator, so
-    a copy of the bot with a generator of its own (``seed``) draws them: asking never
-    moves the generator of the bot that plays."""
+    a copy of the bot draws them, from a generator seeded by each call's ``seed``: asking
+    never moves the generator of the bot that plays, and the same call gives the same
+    answer (a caller that draws ``seed`` from its own reseeded generator replays)."""
     if not isinstance(bot, NeuralAgent) or bot.net.candidates is None:
         return None
     asked = copy.copy(bot)
-    asked.seed(seed)
 
-    def probabilities(obs: torch.Tensor, mask: torch.Tensor, views: Sequence[PublicView]) -> torch.Tensor:
+    def probabilities(obs: torch.Tensor, mask: torch.Tensor, views: Sequence[PublicView], seed: int) -> torch.Tensor:
+        asked.seed(seed)
         rows = [{"observation": o, "action_mask": m} for o, m in zip(obs.numpy(), mask.numpy(), strict=True)]
         probs = torch.from_numpy(asked.action_probabilities(rows, views))
         if not bot.greedy:

@@ -246,7 +246,7 @@ class StudLBR(Agent):
         super().__init__(seed)
         if runouts < 1:
             raise ValueError(f"runouts={runouts} is not allowed: expected at least 1")
-        self.declarer = view_probability_function(opponent, seed) if policy is None else None
+        self.declarer = view_probability_function(opponent) if policy is None else None
         policy = probability_function(opponent) if policy is None else policy
         self.range = OpponentRange(variant, policy, options=options, max_holdings=max_holdings)
         if self.range.spec.split:
@@ -279,7 +279,7 @@ class StudLBR(Agent):
             if view is None:
                 raise ValueError("this opponent declares from its public view: pass LBR's view too")
             views = opponent_views(view, situation, holdings)
-            chances = functools.partial(self.declarer, views=views)
+            chances = functools.partial(self.declarer, views=views, seed=int(self.rng.integers(1 << 62)))
         found = self.range.declarations(situation, holdings, chances)
         values = found.values().numpy()
         self.decisions += 1

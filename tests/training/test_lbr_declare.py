@@ -24,6 +24,7 @@ from training.lbr_range import DECLARATIONS, OpponentRange, Situation
 from training.lbr_stud import StudLBR, opponent_views
 
 VARIANT = "stud_hilo_declare"
+SHUFFLED = np.random.default_rng(6).permutation(52).tolist()  # seat 1 can win high, low or both: chances
 LOW, HIGH, BOTH = DECLARATIONS
 RANKS = "23456789TJQKA"
 
@@ -170,7 +171,7 @@ def candidate_agent(greedy: bool) -> NeuralAgent:
 
 def test_the_opponents_view_is_rebuilt_for_its_true_holding() -> None:
     seen: list[Any] = []
-    view = lbr_declaration(list(range(52)), 0, seen)  # seat 1 declares first: its view was recorded
+    view = lbr_declaration(SHUFFLED, 0, seen)  # seat 1 declares first: its view was recorded
     _, real = seen[-1]
     assert DECLARE_LOW in real.legal_actions
     situation = Situation.of_view(view)
@@ -181,20 +182,24 @@ def test_the_opponents_view_is_rebuilt_for_its_true_holding() -> None:
     slots = candidate_slots(len(make_raw(VARIANT, 2).action_names))
     rows = [candidate_features(v, slots, np.random.default_rng(5)) for v in (rebuilt, real)]
     np.testing.assert_array_equal(rows[0], rows[1])  # what the network scores is the same
+    assert rows[0][:, 6:10].max() > 0 and rows[0][:, 6:10].min() < 1  # chances, not certainties
 
 
 @pytest.mark.parametrize("greedy", [True, False])
 def test_a_declaring_network_is_asked_with_each_holdings_view(greedy: bool) -> None:
     seen: list[Any] = []
-    lbr_declaration(list(range(52)), 0, seen)
+    lbr_declaration(SHUFFLED, 0, seen)
     observation, view = seen[-1]
     bot = candidate_agent(greedy)
     before = bot.rng.bit_generator.state
-    probabilities = view_probability_function(bot, seed=11)
+    probabilities = view_probability_function(bot)
     assert probabilities is not None
     obs = torch.from_numpy(observation["observation"][None])
     mask = torch.from_numpy(observation["action_mask"][None])
-    got = probabilities(obs, mask, [view])
+    got = probabilities(obs, mask, [view], 11)
+    np.testing.assert_array_equal(probabilities(obs, mask, [view], 11).numpy(), got.numpy())  # replays
+    if not greedy:  # the features are Monte Carlo chances: another seed, other probabilities
+        assert not np.array_equal(probabilities(obs, mask, [view], 12).numpy(), got.numpy())
     alone = candidate_agent(greedy)
     alone.seed(11)
     expected = alone.action_probabilities([observation], [view])
@@ -215,3 +220,15 @@ def test_lbr_declares_against_a_declaring_network() -> None:
     assert choice.found.chances.shape == (16, 3)
     np.testing.assert_allclose(choice.found.chances.sum(1).numpy(), 1.0)
     assert choice.action in DECLARATIONS
+
+
+def test_declarations_against_a_declaring_network_replay() -> None:
+    """The candidate features' Monte Carlo draws come from LBR's own generator (which the
+    arena reseeds every hand): the same seed, the same values, to the last bit."""
+    view = lbr_declaration(SHUFFLED, 0)
+    values = []
+    for _ in range(2):
+        lbr_bot = StudLBR(VARIANT, candidate_agent(greedy=False), max_holdings=16)
+        lbr_bot.seed(9)
+        values.append(lbr_bot.declare(Situation.of_view(view), view).values)
+    np.testing.assert_array_equal(values[0], values[1])
