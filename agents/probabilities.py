@@ -97,9 +97,7 @@ def _network(agent: NeuralAgent) -> ProbabilityFunction:
             )
         with torch.inference_mode():
             logp = log_probs(net.logits(obs.float()), mask).double()
-        if not agent.greedy:
-            return logp.exp()
-        return torch.nn.functional.one_hot(logp.argmax(1), mask.shape[1]).double()
+        return as_played(agent, logp.exp())
 
     return probabilities
 
@@ -121,9 +119,14 @@ def view_probability_function(bot: Any) -> ViewProbabilityFunction | None:
     def probabilities(obs: torch.Tensor, mask: torch.Tensor, views: Sequence[PublicView], seed: int) -> torch.Tensor:
         asked.seed(seed)
         rows = [{"observation": o, "action_mask": m} for o, m in zip(obs.numpy(), mask.numpy(), strict=True)]
-        probs = torch.from_numpy(asked.action_probabilities(rows, views))
-        if not bot.greedy:
-            return probs
-        return torch.nn.functional.one_hot(probs.argmax(1), mask.shape[1]).double()
+        return as_played(bot, torch.from_numpy(asked.action_probabilities(rows, views)))
 
     return probabilities
+
+
+def as_played(agent: NeuralAgent, probs: torch.Tensor) -> torch.Tensor:
+    """The masked policy's ``[B, A]`` probabilities as the agent plays them: themselves
+    when it samples, the one-hot of the most likely legal action when it is greedy."""
+    if not agent.greedy:
+        return probs
+    return torch.nn.functional.one_hot(probs.argmax(1), probs.shape[1]).double()

@@ -118,6 +118,15 @@ class Situation:
         return [c for c in self.opp if c >= 0]
 
 
+def posterior(weights: torch.Tensor) -> torch.Tensor:
+    """Normalised Bayes weights; uniform when the policy never plays this way (as the
+    tabular LBR does: nothing better is known)."""
+    total = weights.sum()
+    if float(total) > 0:
+        return weights / total
+    return torch.full_like(weights, 1.0 / len(weights))
+
+
 @dataclass
 class Replay:
     """What one replay found, one entry per holding.
@@ -142,12 +151,8 @@ class Replay:
     observations: list[tuple[torch.Tensor, torch.Tensor]] = field(default_factory=list)
 
     def posterior(self) -> torch.Tensor:
-        """Normalised weights; uniform when the policy never plays this way (as the
-        tabular LBR does: nothing better is known)."""
-        total = self.weights.sum()
-        if float(total) > 0:
-            return self.weights / total
-        return torch.full_like(self.weights, 1.0 / len(self.weights))
+        """:func:`posterior` of the weights."""
+        return posterior(self.weights)
 
 
 @dataclass
@@ -170,8 +175,7 @@ class Declarations:
 
     def values(self) -> torch.Tensor:
         """``[3]`` LBR's expected result of each declaration against the range."""
-        posterior = Replay(self.holdings, self.weights).posterior()
-        return torch.einsum("h,hj,hij->i", posterior, self.chances, self.result)
+        return torch.einsum("h,hj,hij->i", posterior(self.weights), self.chances, self.result)
 
 
 class OpponentRange:
