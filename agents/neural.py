@@ -24,10 +24,15 @@ from agents.candidates import candidate_features, needs_candidates
 from agents.features import piece_card_groups
 from agents.nets import PolicyNet, choose, log_probs
 from envs.aec import DealersChoiceEnv
+from envs.engine.options import OBSERVATION_OPTIONS
 from envs.registry import make_raw
 from envs.view import PublicView
 
 IGNORED_OPTIONS = ("button",)  # where the button starts does not change what a seat sees
+# options added after agents were shipped, recorded only when set: a layout saved before
+# they existed and a table that leaves them at these defaults compare equal (the stud
+# games' observation options, which change what a seat observes and never the game)
+RECORDED_WHEN_SET = dict.fromkeys(OBSERVATION_OPTIONS, False)
 
 
 STRICT_HINT = "; pass strict_options=False to allow it"  # the API's way out (command lines name --option flags)
@@ -38,8 +43,13 @@ class LayoutError(ValueError):
 
 
 def resolved_options(options: Any) -> dict[str, Any]:
-    """A game's options dataclass as plain data, without the ones that do not matter."""
-    return {k: v for k, v in dataclasses.asdict(options).items() if k not in IGNORED_OPTIONS}
+    """A game's options dataclass as plain data, without the ones that do not matter
+    (``IGNORED_OPTIONS``, and ``RECORDED_WHEN_SET`` at their defaults)."""
+    return {
+        k: v
+        for k, v in dataclasses.asdict(options).items()
+        if k not in IGNORED_OPTIONS and not (k in RECORDED_WHEN_SET and v == RECORDED_WHEN_SET[k])
+    }
 
 
 @dataclass(frozen=True)
@@ -141,6 +151,8 @@ class Layout:
         otherwise). Kept apart from the problem itself so that each caller names its own
         fix: the API ``strict_options``, a command line its ``--option`` flags."""
         if self.mismatch(other, strict_options=False) is None and self.options != other.options:
+            if any(self.options.get(k) != other.options.get(k) for k in OBSERVATION_OPTIONS):
+                return "; that option changes the observation, so the table must have the network's value"
             return STRICT_HINT
         return ""
 

@@ -34,13 +34,14 @@ How the probabilities are read, by kind of bot:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from envs.aec import DealersChoiceEnv
 from envs.engine.events import EventKind
+from envs.engine.options import OBSERVATION_OPTIONS  # not the solvers' game: taken from the network
 from envs.registry import make_raw
 from envs.view import PublicView
 from solvers.exploit import Exploitability, exploitability
@@ -55,22 +56,37 @@ TOY_OPTIONS = ("ranks", "suits", "streets", "ante", "small_bet", "big_bet", "rai
 Observation = dict[str, np.ndarray]
 
 
-def env_options(params: ToyParams) -> dict[str, Any]:
-    """The toy_stud env options of a solver game (button fixed: seat 0 holds it)."""
-    return {name: getattr(params, name) for name in TOY_OPTIONS}
+def env_options(params: ToyParams, observe: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The toy_stud env options of a solver game (button fixed: seat 0 holds it), plus
+    the observation options ``observe``."""
+    return {**{name: getattr(params, name) for name in TOY_OPTIONS}, **observation_options(observe or {})}
 
 
-def make_toy_env(params: ToyParams) -> DealersChoiceEnv:
+def observation_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The observation options set in ``options`` (an env's options, or a network's
+    layout), the ones left at their default left out."""
+    return {name: options[name] for name in sorted(OBSERVATION_OPTIONS) if options.get(name)}
+
+
+def bot_observation(bot: Any) -> dict[str, Any]:
+    """The observation options a bot was trained with (a network's layout; none for
+    other bots), so that it is asked with the observation it knows."""
+    layout = getattr(bot, "layout", None)
+    return observation_options(getattr(layout, "options", {}) or {})
+
+
+def make_toy_env(params: ToyParams, observe: Mapping[str, Any] | None = None) -> DealersChoiceEnv:
     """A heads-up toy_stud env with exactly these options."""
-    return make_raw("toy_stud", 2, **env_options(params))
+    return make_raw("toy_stud", 2, **env_options(params, observe))
 
 
 class InfoSetReplayer:
-    """Observations and public views of information sets, from env replays."""
+    """Observations and public views of information sets, from env replays
+    (``observe``: the env's observation options)."""
 
-    def __init__(self, params: ToyParams) -> None:
+    def __init__(self, params: ToyParams, observe: Mapping[str, Any] | None = None) -> None:
         self.params = params
-        self.env = make_toy_env(params)
+        self.env = make_toy_env(params, observe)
         self.deck = params.engine_cards().astype(int).tolist()
         offset = 0
         for piece in self.env.pieces:
@@ -198,10 +214,11 @@ def bot_probabilities(
 
 
 def bot_policy(params: ToyParams, bot: Any, *, samples: int = 1, seed: int = 0) -> Callable[[InfoSetBatch], np.ndarray]:
-    """A :data:`~solvers.policy.PolicyFn` asking ``bot`` at every information set."""
+    """A :data:`~solvers.policy.PolicyFn` asking ``bot`` at every information set, with
+    the observation it was trained with (:func:`bot_observation`)."""
     if samples < 1:
         raise ValueError(f"samples={samples} is not allowed: expected an int >= 1")
-    replayer = InfoSetReplayer(params)
+    replayer = InfoSetReplayer(params, bot_observation(bot))
 
     def policy(batch: InfoSetBatch) -> np.ndarray:
         if not len(batch):
@@ -235,12 +252,19 @@ class ObservationCache:
     (the trainer's ``eval/nash_conv``): one row per *public node* plus, per information
     set, its node and down card, so the default toy (2.86M information sets, about
     350k public nodes) takes about 0.6 GB instead of 5 GB. Built once, with the same
-    replays as :meth:`InfoSetReplayer.observations`."""
+    replays as :meth:`InfoSetReplayer.observations` (``observe``: the env's observation options)."""
 
-    def __init__(self, params: ToyParams, infosets: InfoSets, *, batch_size: int = 65536) -> None:
+    def __init__(
+        self,
+        params: ToyParams,
+        infosets: InfoSets,
+        *,
+        observe: Mapping[str, Any] | None = None,
+        batch_size: int = 65536,
+    ) -> None:
         self.params = params
         self.infosets = infosets
-        replayer = InfoSetReplayer(params)
+        replayer = InfoSetReplayer(params, observe)
         self.env = replayer.env
         self.down_offset = replayer.down_offset
         nodes: list[np.ndarray] = []
@@ -297,14 +321,16 @@ def network_table(cache: ObservationCache, net: Any, *, batch_size: int = 65536)
 class NashConvProbe:
     """Exact NashConv of a network on one toy game, again and again (the trainer's
     ``eval/nash_conv``): the tree, the information sets and the observations are built
-    on the first call and reused."""
+    on the first call and reused (``observe``: the observation options the network
+    was trained with)."""
 
-    def __init__(self, params: ToyParams) -> None:
+    def __init__(self, params: ToyParams, observe: Mapping[str, Any] | None = None) -> None:
         self.params = params
+        self.observe = dict(observe or {})
         self._cache: ObservationCache | None = None
 
     def __call__(self, net: Any) -> Exploitability:
         if self._cache is None:
-            self._cache = ObservationCache(self.params, InfoSets(PublicTree(self.params)))
+            self._cache = ObservationCache(self.params, InfoSets(PublicTree(self.params)), observe=self.observe)
         policy = network_table(self._cache, net)
         return exploitability(policy, self._cache.infosets.tree, with_values=False)

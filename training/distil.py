@@ -23,7 +23,7 @@ Examples::
     dealers-choice distil --option ranks=QKA --option suits=cdh --hidden 64 64 --epochs 60
     dealers-choice distil --option ranks=QKA --option suits=cdh --hidden 256 256 --weighting reach
     dealers-choice distil --option ranks=QK --option suits=cd --epochs 5 --cfr-iterations 50 --json
-    dealers-choice distil --hidden 256 256 --weighting reach --up-by-street   # the aliasing experiment
+    dealers-choice distil --hidden 256 256 --weighting reach --up-by-street   # the env option up_by_street
 
 ``main(argv)`` is importable and returns the report dict; :func:`distil` is the library
 function.
@@ -87,11 +87,11 @@ class DistilConfig:
     """Also report how many distinct observations the information sets have, and the
     exact NashConv of the target averaged over each (:func:`observation_average`)."""
     up_by_street: bool = False
-    """An experiment, not a policy to ship: give the network, beside the env's
-    observation, the other seat's up cards by the street they were dealt on (one-hot,
-    52 per street), which the observation shows only as a set (:func:`add_up_by_street`).
-    Does the network then hold the equilibrium closer? The inputs are no longer the
-    env's, so such a network cannot be saved (``out``)."""
+    """Fit the network to the observation of the toy_stud option ``up_by_street``: the
+    env's observation plus the other seat's up cards in the order they were dealt
+    (:class:`envs.variants.stud.pieces.UpByStreet`), which the default observation shows
+    only as a set, so that no two information sets look alike. The saved network plays
+    tables with that option, and the exploitability tools ask it with that observation."""
     threads: int = 1
     """torch CPU threads."""
     progress: bool = True
@@ -108,7 +108,6 @@ class DistilConfig:
             (self.cfr_iterations >= 1, f"cfr_iterations={self.cfr_iterations}: expected at least 1"),
             (self.eval_every >= 1, f"eval_every={self.eval_every}: expected at least 1"),
             (self.threads >= 1, f"threads={self.threads}: expected at least 1"),
-            (not (self.up_by_street and self.out), "up_by_street: the network's inputs are not the env's; no --out"),
         ]
         for ok, message in checks:
             if not ok:
@@ -198,23 +197,6 @@ def observation_average(cache: ObservationCache, table: np.ndarray, weights: np.
     return average / average.sum(axis=1, keepdims=True), len(seen)
 
 
-def add_up_by_street(cache: ObservationCache) -> None:
-    """Append to every cached observation the other seat's up cards one-hot by street
-    (``streets x 52`` columns; a street not dealt yet stays zero). They are public, so
-    one row per public node holds them: the value of any of its information sets."""
-    infosets = cache.infosets
-    streets = infosets.params.streets
-    extra = np.zeros((len(cache.node_obs), streets * 52), dtype=np.float32)
-    for start in range(0, infosets.count, 65536):
-        batch = infosets.batch(start, min(start + 65536, infosets.count))
-        node = cache.row_node[start : start + len(batch)]
-        for street in range(streets):
-            card = batch.opp_up[:, street]
-            dealt = card >= 0
-            extra[node[dealt], street * 52 + card[dealt]] = 1.0
-    cache.node_obs = np.concatenate([cache.node_obs, extra], axis=1)
-
-
 def build_net(config: DistilConfig, cache: ObservationCache) -> tuple[Any, Any]:
     """An acting-only PolicyNet of the toy configs' architecture for this game, and its Layout."""
     import torch
@@ -222,11 +204,16 @@ def build_net(config: DistilConfig, cache: ObservationCache) -> tuple[Any, Any]:
     from agents.nets import PolicyNet
     from agents.neural import Layout
 
-    layout = Layout.of_env(cache.env, env_options(config.params))
+    layout = Layout.of_env(cache.env, env_options(config.params, observed(config)))
     torch.manual_seed(config.seed)
     groups = layout.card_groups() if config.card_features else []
-    inputs = cache.node_obs.shape[1]  # the layout's size, or more with up_by_street
-    return PolicyNet(inputs, len(layout.action_names), config.hidden, card_groups=groups, value=False), layout
+    net = PolicyNet(layout.obs_size, len(layout.action_names), config.hidden, card_groups=groups, value=False)
+    return net, layout
+
+
+def observed(config: DistilConfig) -> dict[str, Any]:
+    """The env's observation options the network is fitted to."""
+    return {"up_by_street": True} if config.up_by_street else {}
 
 
 def distil(config: DistilConfig) -> dict[str, Any]:
@@ -237,9 +224,7 @@ def distil(config: DistilConfig) -> dict[str, Any]:
     start = time.perf_counter()
     infosets = InfoSets(PublicTree(config.params))
     target, target_nash_conv = target_policy(config, infosets)
-    cache = ObservationCache(config.params, infosets)
-    if config.up_by_street:
-        add_up_by_street(cache)
+    cache = ObservationCache(config.params, infosets, observe=observed(config))
     weights = reach_weights(target, infosets) if config.weighting == "reach" else np.ones(infosets.count)
     weights = weights / weights.mean()
     check: dict[str, Any] = {}
@@ -370,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--observation-check", action="store_true",
         help="report the distinct observations and the NashConv of CFR averaged over each one")  # fmt: skip
     add("--up-by-street", action="store_true",
-        help="experiment: also feed the other seat's up cards by street (not the env's inputs; no --out)")  # fmt: skip
+        help="observe as the toy_stud option up_by_street does (the up cards by street)")  # fmt: skip
     add("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     add("--json", action="store_true", help="print the report as JSON")
     add("-q", "--no-progress", dest="progress", action="store_false", help="no progress bar")
@@ -405,7 +390,7 @@ def format_report(report: dict[str, Any]) -> str:
             f"toy_stud {describe(ToyParams(**report['params']))}: {report['information_sets']:,} information sets",
             f"network: hidden {c['hidden']}, {report['parameters']:,} parameters, {c['weighting']} weighting, "
             f"{c['epochs']} epochs, seed {c['seed']}"
-            + (", plus the other seat's up cards by street (not the env's inputs)" if c.get("up_by_street") else ""),
+            + (", observing the up cards by street (option up_by_street)" if c.get("up_by_street") else ""),
             f"NashConv (antes per hand): network {report['nash_conv']:.5f} (best {report['best_nash_conv']:.5f}), "
             f"CFR target {report['target_nash_conv']:.5f}, uniform {report['uniform_nash_conv']:.5f}",
             *(

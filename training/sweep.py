@@ -102,7 +102,7 @@ def measure_run(run_dir: Path) -> dict[str, Any]:
     """Exact NashConv of a toy-stud run's last checkpoint and of the reach-weighted
     average of all its ``update_<k>.pt`` checkpoints."""
     from agents.checkpoint import net_from_checkpoint, read_checkpoint
-    from evaluation.toy_policy import TOY_OPTIONS, ObservationCache, network_table
+    from evaluation.toy_policy import TOY_OPTIONS, ObservationCache, network_table, observation_options
     from solvers import InfoSets, PublicTree, exploitability
     from solvers.average import ReachAverage
     from solvers.toy import ToyParams
@@ -117,7 +117,7 @@ def measure_run(run_dir: Path) -> dict[str, Any]:
             f"{run_dir} is a {config.env.num_players}-player {config.env.variant} run, not heads-up toy stud"
         )
     params = ToyParams.from_options({k: v for k, v in config.env.options.items() if k in TOY_OPTIONS})
-    cache = ObservationCache(params, InfoSets(PublicTree(params)))
+    cache = ObservationCache(params, InfoSets(PublicTree(params)), observe=observation_options(config.env.options))
     average = ReachAverage(cache.infosets)
     last = None
     for path in paths:

@@ -22,6 +22,7 @@ from envs.engine import observation as obs
 from envs.engine.actions import SPLIT_PAIRS
 from envs.engine.scaling import LINEAR_UNITS
 from envs.variants.cowpie.pieces import SPLIT_ROW, Splits
+from envs.variants.stud.pieces import UpByStreet
 
 __all__ = ["Observer", "chips_to_units"]
 
@@ -64,6 +65,7 @@ class Observer:
             obs.Declarations: self._declarations,
             obs.Shown: self._shown,
             Splits: self._splits,
+            UpByStreet: self._up_by_street,
         }
         offset = 0
         for piece in spec.pieces:
@@ -101,6 +103,16 @@ class Observer:
         cards, up = v.cards()[:, 1:], v.up()[:, 1:]  # [B, P-1, C]
         base = (torch.arange(cards.shape[1], device=cards.device) * 52 + off).view(1, -1, 1)
         v.hot(out, torch.where((cards >= 0) & up, base + cards, v.none).flatten(1))
+
+    def _up_by_street(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
+        """The k-th face-up card of each other seat in its k-th block: the rank of a
+        card among the seat's face-up cards is the running count of face-up slots."""
+        assert isinstance(piece, UpByStreet)
+        cards, up = v.cards()[:, 1:], v.up()[:, 1:]  # [B, P-1, C], slots in dealt order
+        shown = (cards >= 0) & up
+        k = shown.long().cumsum(2) - 1
+        base = (torch.arange(cards.shape[1], device=cards.device) * piece.ups * 52 + off).view(1, -1, 1)
+        v.hot(out, torch.where(shown & (k < piece.ups), base + k * 52 + cards, v.none).flatten(1))
 
     def _community(self, v: _View, out: torch.Tensor, off: int, piece: obs.Piece) -> None:
         c = v.s.community

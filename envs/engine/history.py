@@ -15,6 +15,7 @@ import dataclasses
 from envs.engine.cards import format_cards
 from envs.engine.events import Event, Verb
 from envs.engine.game import Game
+from envs.engine.options import OBSERVATION_OPTIONS
 from envs.engine.record import HandRecord, RecordError, RecordFormatError, RecordMismatchError
 from envs.engine.state import State
 
@@ -29,7 +30,8 @@ def _name(seat: int) -> str:
 
 def _options_text(game: Game) -> str:
     o = game.options
-    names = [f.name for f in dataclasses.fields(o) if f.name in game.variant.option_names and f.name != "button"]
+    shown = game.variant.option_names - OBSERVATION_OPTIONS - {"button"}  # the game's rules only
+    names = [f.name for f in dataclasses.fields(o) if f.name in shown]
     return ", ".join(f"{name}={getattr(o, name)!r}" for name in names)
 
 

@@ -17,6 +17,10 @@ import numpy as np
 T = TypeVar("T")
 
 QUOTE_LIMIT = 100  # characters of user input an error message shows
+OBSERVATION_OPTIONS = frozenset({"up_by_street"})
+"""Options that change what a seat observes and never the game (the stud games'
+``up_by_street``): hand histories leave them out, and a network's layout records them
+only when set, so layouts saved before they existed still match."""
 
 
 def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:

@@ -36,6 +36,7 @@ def random_options(name: str, num_players: int, rng: np.random.Generator) -> dic
         "swing_rule": ["win_or_tie", "outright"][int(rng.integers(2))],
         "illegal_split": ["mask", "forfeit"][int(rng.integers(2))],
         "bet_after_split": bool(rng.integers(2)),
+        "up_by_street": bool(rng.integers(2)),
     }
     opts.update({k: v for k, v in optional.items() if k in accepted})
     if name == "toy_stud":

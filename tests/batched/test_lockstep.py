@@ -45,3 +45,14 @@ def test_lockstep_long(name: str, num_players: int) -> None:
         options = random_options(name, num_players, rng)
         tally = run_lockstep(name, num_players, 8, 300, 100 + k, **options)
         assert tally.hands > 0
+
+
+UP_BY_STREET = [("stud", 8), ("razz", 3), ("stud_hilo_declare", 2), ("five_card_stud", 10), ("toy_stud", 2)]
+
+
+@pytest.mark.parametrize(("name", "num_players"), UP_BY_STREET, ids=[f"{v}-{n}" for v, n in UP_BY_STREET])
+def test_lockstep_up_by_street(name: str, num_players: int) -> None:
+    """The observation option up_by_street, every stud game: the batched piece (ranked
+    by a running count of face-up slots) agrees with the scalar one (fed by deal events)."""
+    tally = run_lockstep(name, num_players, 3, 60, 11, up_by_street=True)
+    assert tally.decisions == 180 and (tally.hands > 0 or num_players > 3)

@@ -38,19 +38,20 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "dealers_choice": (2, 10),
 }
 
-# name -> option sets the property tests draw from (stacks, antes, house rules)
+# name -> option sets the property tests draw from (stacks, antes, house rules; the
+# stud games' observation option up_by_street rides along with one set each)
 OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
     "stud": (
         {},
         {"stack": 7},
         {"stack": 30, "ante": 1},
         {"bring_in": None},
-        {"burn_cards": True},
+        {"burn_cards": True, "up_by_street": True},
         {"stack": 25, "cap_heads_up": True, "open_pair_big_bet": True},
     ),
-    "razz": ({}, {"stack": 9, "ante": 1}, {"bring_in": None, "burn_cards": True}),
+    "razz": ({}, {"stack": 9, "ante": 1}, {"bring_in": None, "burn_cards": True, "up_by_street": True}),
     "stud_hilo": ({}, {"stack": 11}, {"ante": 1, "low_qualifier": None}, {"burn_cards": True}),
-    "stud_hilo_declare": ({}, {"stack": 13}, {"swing_rule": "outright", "ante": 2}),
+    "stud_hilo_declare": ({}, {"stack": 13}, {"swing_rule": "outright", "ante": 2, "up_by_street": True}),
     "cowpie": (
         {},
         {"illegal_split": "forfeit"},
@@ -80,13 +81,13 @@ OPTIONS: dict[str, tuple[dict[str, object], ...]] = {
     "five_card_stud": (
         {},
         {"stack": 9, "ante": 1},
-        {"bring_in": None, "burn_cards": True},
+        {"bring_in": None, "burn_cards": True, "up_by_street": True},
         {"burn_cards": True, "open_pair_big_bet": True, "cap_heads_up": True},
     ),
     "toy_stud": (
         {},
         {"streets": 1},
-        {"streets": 3, "ranks": "9TJQKA", "suits": "cdhs"},
+        {"streets": 3, "ranks": "9TJQKA", "suits": "cdhs", "up_by_street": True},
         {"ranks": "KA", "suits": "cdh", "raise_cap": 1},
     ),
     # every choice mode; lists that seat 2..10 players (a Cowboy game or toy stud

@@ -65,9 +65,8 @@ def test_reach_weights_are_own_action_probabilities_times_chance() -> None:
         (["--epochs", "0"], "epochs=0"),
         (["--weighting", "none"], "invalid choice"),
         (["--hidden", "0"], "hidden"),
-        (["--up-by-street", "--out", "x.pt"], "no --out"),
     ],
-    ids=["epochs", "weighting", "hidden", "up-by-street-saved"],
+    ids=["epochs", "weighting", "hidden"],
 )
 def test_bad_settings_are_refused(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
@@ -100,17 +99,17 @@ def test_the_observation_check_groups_information_sets_that_look_alike() -> None
 
 
 def test_up_by_street_tells_apart_every_information_set_and_keeps_the_observation() -> None:
-    """The experiment's extra inputs are the other seat's up cards one-hot by street, after
-    the env's observation left as it was; with them no two information sets look alike
+    """The env option up_by_street keeps the default observation and appends the other
+    seat's up cards one-hot by street; with them no two information sets look alike
     (the only aliasing of the toy's observation is the order of those up cards)."""
     from evaluation.toy_policy import ObservationCache
 
     infosets = InfoSets(PublicTree(SMALL))
-    cache = ObservationCache(SMALL, infosets)
-    before, _ = distil._rows(cache, np.arange(infosets.count))
-    distil.add_up_by_street(cache)
+    before, _ = distil._rows(ObservationCache(SMALL, infosets), np.arange(infosets.count))
+    cache = ObservationCache(SMALL, infosets, observe={"up_by_street": True})
     after, _ = distil._rows(cache, np.arange(infosets.count))
     width = before.shape[1]
+    assert [p.name for p in cache.env.pieces][-1] == "up_by_street"
     np.testing.assert_array_equal(after[:, :width], before)
     batch = infosets.batch(0, infosets.count)
     for i in range(0, infosets.count, 97):
@@ -122,3 +121,24 @@ def test_up_by_street_tells_apart_every_information_set_and_keeps_the_observatio
                 expected[card] = 1.0
             np.testing.assert_array_equal(extra[street], expected)
     assert len(np.unique(after, axis=0)) == infosets.count
+
+
+def test_a_network_fitted_to_the_up_by_street_observation_measures_the_same_through_the_env(tmp_path: Path) -> None:
+    """Saved with the option in its layout, the network is asked by exploitability.py
+    with the observation it was fitted to (the bot's own observation options), and
+    refuses the default table with the flag that fixes it."""
+    out = tmp_path / "by_street.pt"
+    report = distil.main(
+        ["--option", "ranks=QKA", "--option", "suits=cd", "--epochs", "2", "--cfr-iterations", "50",
+         "--batch-size", "2048", "--weighting", "reach", "--hidden", "16", "--up-by-street", "--out", str(out), "-q"]
+    )  # fmt: skip
+    again = evaluate(SMALL, str(out))
+    assert again["nash_conv"] == pytest.approx(report["nash_conv"], abs=1e-4)
+    import agents
+    from envs.registry import make_raw
+
+    env = make_raw("toy_stud", 2, ranks="QKA", suits="cd")
+    env.reset(seed=0)
+    agent = env.agent_selection
+    with pytest.raises(ValueError, match="up_by_street"):
+        agents.load(str(out)).act(env.observe(agent), env.public_view(agent))

@@ -80,6 +80,12 @@ class StudOptions:
     ``stack``: chips per seat (one int, or one per seat); the default is 100 big bets;
     ``None`` means unlimited chips (then, heads-up with no cap, a hand lasts as long as
     both players keep raising).
+
+    ``up_by_street`` changes what a seat observes, never the game: the observation gains
+    an ``up_by_street`` piece, the other seats' up cards in the order they were dealt
+    (:class:`~envs.variants.stud.pieces.UpByStreet`). The ``up_cards`` piece shows them
+    as a set, so two hands that differ only in which card was showing during an earlier
+    betting round look alike; the piece tells them apart (perfect recall of the board).
     """
 
     ante: int = 0
@@ -94,6 +100,7 @@ class StudOptions:
     low_qualifier: int | None = 8
     swing_rule: str = "win_or_tie"
     button: int | str = "rotate"
+    up_by_street: bool = False
 
     def __post_init__(self) -> None:
         check_int("ante", self.ante, 0, MAX_CHIPS)
@@ -101,7 +108,7 @@ class StudOptions:
         check_int("big_bet", self.big_bet, self.small_bet, MAX_CHIPS)
         check_int("bring_in", self.bring_in, 1, self.small_bet, allow_none=True)
         check_int("raise_cap", self.raise_cap, 1, allow_none=True)
-        for name in ("cap_heads_up", "open_pair_big_bet", "burn_cards"):
+        for name in ("cap_heads_up", "open_pair_big_bet", "burn_cards", "up_by_street"):
             check_bool(name, getattr(self, name))
         resolve_stack(self, self.big_bet)
         check_stack(self.stack, MAX_CHIPS)

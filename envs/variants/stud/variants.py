@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
+from envs.engine.options import OBSERVATION_OPTIONS
 from envs.engine.variant import BIG, BRING_IN, DOWN, SMALL, UP, Street, Variant
 from envs.engine.wild_options import WILD_OPTION_NAMES
 from envs.variants.stud.pieces import stud_pieces
@@ -47,6 +48,8 @@ TOY_STREETS = (
 COMMON_OPTIONS = frozenset(
     {"ante", "bring_in", "small_bet", "big_bet", "raise_cap", "cap_heads_up", "burn_cards", "stack", "button"}
 )
+# OBSERVATION_OPTIONS (StudOptions.up_by_street) are the stud games' own: Cowpie shares
+# COMMON_OPTIONS but not their observation pieces
 
 SEVEN_CARD_RULES = """\
 Two to eight players; an ante from everyone (``ante``, default 0). Third street: two
@@ -81,7 +84,7 @@ def _stud(name: str, title: str, kind: StudKind, extra: frozenset[str], summary:
         family="stud",
         seats=(2, 8),
         options_cls=StudOptions,
-        option_names=COMMON_OPTIONS | WILD_OPTION_NAMES | extra,
+        option_names=COMMON_OPTIONS | WILD_OPTION_NAMES | OBSERVATION_OPTIONS | extra,
         wild_options_cls=WildStudOptions,
         build=stud_program(kind),
         pieces=stud_pieces,
@@ -138,7 +141,7 @@ FIVE_CARD_STUD = Variant(
     family="stud",
     seats=(2, 10),
     options_cls=StudOptions,
-    option_names=COMMON_OPTIONS | WILD_OPTION_NAMES | {"open_pair_big_bet"},
+    option_names=COMMON_OPTIONS | WILD_OPTION_NAMES | OBSERVATION_OPTIONS | {"open_pair_big_bet"},
     wild_options_cls=WildStudOptions,
     build=stud_program(StudKind(spare_burns=True)),
     pieces=stud_pieces,
@@ -169,7 +172,8 @@ TOY_STUD = Variant(
     family="stud",
     seats=(2, 2),
     options_cls=ToyOptions,
-    option_names=frozenset({"ranks", "suits", "streets", "ante", "small_bet", "big_bet", "raise_cap", "button"}),
+    option_names=frozenset({"ranks", "suits", "streets", "ante", "small_bet", "big_bet", "raise_cap", "button"})
+    | OBSERVATION_OPTIONS,
     defaults={"ante": 1, "bring_in": None, "small_bet": 1, "big_bet": 2, "raise_cap": 2, "cap_heads_up": True},
     build=stud_program(StudKind(short_hands=True)),
     pieces=stud_pieces,
