@@ -142,3 +142,21 @@ def test_a_network_fitted_to_the_up_by_street_observation_measures_the_same_thro
     agent = env.agent_selection
     with pytest.raises(ValueError, match="up_by_street"):
         agents.load(str(out)).act(env.observe(agent), env.public_view(agent))
+
+
+def test_the_trainers_nash_conv_probe_observes_as_the_run_does() -> None:
+    """A toy run trained with up_by_street logs eval/nash_conv from that observation (a
+    network of that input size is tabulated, not refused for its size)."""
+    import torch
+
+    from agents.nets import PolicyNet
+    from agents.neural import Layout
+    from training.trainer import nash_conv_probe
+
+    options = {"ranks": "QKA", "suits": "cd", "up_by_street": True}
+    probe = nash_conv_probe("toy_stud", 2, options)
+    assert probe is not None and probe.observe == {"up_by_street": True}
+    layout = Layout.build("toy_stud", 2, options)
+    torch.manual_seed(0)
+    net = PolicyNet(layout.obs_size, len(layout.action_names), (8,), value=False)
+    assert 0 < probe(net).nash_conv < 4
