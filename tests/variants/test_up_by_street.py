@@ -122,6 +122,13 @@ def test_games_without_the_piece_refuse_the_option(variant: str) -> None:
         make_raw(variant, 3, up_by_street=True)
 
 
+def test_dealers_choice_refuses_it_for_a_game_it_deals() -> None:
+    """Dealer's choice has one observation layout for every game: a game's observation
+    option would be silently dropped, so it is refused."""
+    with pytest.raises(ValueError, match=r"game_options\['stud'\] sets up_by_street, an observation option"):
+        make_raw("dealers_choice", 2, game_options={"stud": {"up_by_street": True}})
+
+
 def test_a_bad_value_is_refused() -> None:
     with pytest.raises(ValueError, match=r"option up_by_street='yes' is not allowed: expected True or False"):
         make_raw("stud", 2, up_by_street="yes")

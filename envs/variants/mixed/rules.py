@@ -35,7 +35,15 @@ from typing import Any
 from envs.engine.actions import BASE_NAMES
 from envs.engine.events import Event, EventKind, Verb
 from envs.engine.game import Game, Step
-from envs.engine.options import DEFAULT_STACK, check_button, check_choice, check_int, quoted, resolve_stack
+from envs.engine.options import (
+    DEFAULT_STACK,
+    OBSERVATION_OPTIONS,
+    check_button,
+    check_choice,
+    check_int,
+    quoted,
+    resolve_stack,
+)
 from envs.engine.state import State
 from envs.engine.variant import PotShare, Program, Variant
 from envs.variants.mixed.stakes import Stakes, mapped_options
@@ -137,6 +145,12 @@ def _checked_game_options(value: Any) -> tuple[tuple[str, tuple[tuple[str, Any],
         if "button" in dict(pairs):
             raise ValueError(
                 f"option game_options[{game!r}] sets button: the table's button option moves the button for every game"
+            )
+        observed = sorted(OBSERVATION_OPTIONS & set(dict(pairs)))
+        if observed:
+            raise ValueError(
+                f"option game_options[{game!r}] sets {observed[0]}, an observation option of the game played alone: "
+                "dealer's choice has one observation layout for every game"
             )
         out.append((game, tuple(sorted(((str(k), _frozen(v)) for k, v in pairs), key=lambda p: p[0]))))
     return tuple(out)
