@@ -48,8 +48,8 @@ TOY_STREETS = (
 COMMON_OPTIONS = frozenset(
     {"ante", "bring_in", "small_bet", "big_bet", "raise_cap", "cap_heads_up", "burn_cards", "stack", "button"}
 )
-# OBSERVATION_OPTIONS (StudOptions.up_by_street) are the stud games' own: Cowpie shares
-# COMMON_OPTIONS but not their observation pieces
+# Every stud game below also takes OBSERVATION_OPTIONS (StudOptions.up_by_street): they
+# are not in COMMON_OPTIONS because Cowpie, which shares those, has no up_by_street piece.
 
 SEVEN_CARD_RULES = """\
 Two to eight players; an ante from everyone (``ante``, default 0). Third street: two
