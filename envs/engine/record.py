@@ -8,7 +8,7 @@ payoffs). ``HandRecord.replay()`` (:mod:`envs.engine.replay`) checks all of it.
 Format version 2 (written since this module exists)::
 
     {"version": 2, "variant": "stud", "num_players": 3, "button": 0,
-     "options": {...every field of the variant's options...},
+     "options": {...every field of the variant's options but OBSERVATION_OPTIONS...},
      "stacks": [400, 400, 400],          # starting stacks; null = unlimited
      "deck": [51, 12, ...],              # the 52 cards, top first
      "stacked": 0,                       # leading deck cards the caller chose
@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.engine.cards import JOKER, NUM_CARDS, format_card, parse_card
+from envs.engine.options import OBSERVATION_OPTIONS
 from envs.engine.state import State
 
 if TYPE_CHECKING:
@@ -73,6 +74,17 @@ class RecordFormatError(RecordError):
 class RecordMismatchError(RecordError):
     """The replay disagrees with the record; the message says exactly where
     (``player_1's 3rd card: record Kd, replay 7c``)."""
+
+
+def recorded_options(options: Any) -> dict[str, Any]:
+    """Every field of an options dataclass as JSON values, but the observation options:
+    they never change the game, so a record replays the same hand without them, and
+    records written before they existed list the same fields as records written now."""
+    return {
+        f.name: json_value(getattr(options, f.name))
+        for f in dataclasses.fields(options)
+        if f.name not in OBSERVATION_OPTIONS
+    }
 
 
 def quoted(value: Any, limit: int = _QUOTE_LIMIT) -> str:
@@ -296,7 +308,7 @@ class HandRecord:
         return cls(
             variant=state.game.name,
             num_players=state.n,
-            options={f.name: json_value(getattr(options, f.name)) for f in dataclasses.fields(options)},
+            options=recorded_options(options),
             button=state.button,
             deck=list(state.initial_deck),
             rng_state=_json_state(state.shuffle_rng_state),

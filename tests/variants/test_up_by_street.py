@@ -129,6 +129,37 @@ def test_dealers_choice_refuses_it_for_a_game_it_deals() -> None:
         make_raw("dealers_choice", 2, game_options={"stud": {"up_by_street": True}})
 
 
+def _played(variant: str, **options: Any) -> Any:
+    """A finished hand with random legal actions (no folds: it reaches the showdown)."""
+    env = make_raw(variant, 2, **options)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    while not env.state.is_over:
+        legal = [int(a) for a in np.flatnonzero(env.observe(env.agent_selection)["action_mask"]) if a != 0]
+        env.step(int(rng.choice(legal)))
+    return env.hand_record()
+
+
+@pytest.mark.parametrize("variant", ["stud", "cowpie"])
+def test_records_leave_the_option_out_and_replay_either_way(variant: str) -> None:
+    """A record is the game, not what a seat observed: it has the fields records had
+    before the option existed (Cowpie's options class inherits the field too), a hand
+    played with the option replays on the default game, and a record that names the
+    option still replays."""
+    from envs.engine.record import HandRecord
+    from envs.variants import replay
+
+    record = _played(variant)
+    assert "up_by_street" not in record.options
+    replay(record)
+    if variant == "stud":
+        observed = _played(variant, up_by_street=True)
+        assert observed.options == record.options and observed.decisions == record.decisions
+        replay(observed)
+    named = HandRecord.from_dict({**record.to_dict(), "options": {**record.options, "up_by_street": True}})
+    replay(named)
+
+
 def test_a_bad_value_is_refused() -> None:
     with pytest.raises(ValueError, match=r"option up_by_street='yes' is not allowed: expected True or False"):
         make_raw("stud", 2, up_by_street="yes")
