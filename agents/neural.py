@@ -42,6 +42,12 @@ class LayoutError(ValueError):
     """A network is asked to play a table it was not trained for."""
 
 
+def option_value(options: dict[str, Any], name: str) -> Any:
+    """An option of resolved options, a ``RECORDED_WHEN_SET`` one read as its default
+    when absent (for messages that show both sides of a difference)."""
+    return options.get(name, RECORDED_WHEN_SET.get(name))
+
+
 def resolved_options(options: Any) -> dict[str, Any]:
     """A game's options dataclass as plain data, without the ones that do not matter
     (``IGNORED_OPTIONS``, and ``RECORDED_WHEN_SET`` at their defaults)."""
@@ -141,8 +147,9 @@ class Layout:
                 f"the action layout differs (trained: {len(self.action_names)} actions, now {len(other.action_names)})"
             )
         if strict_options and self.options != other.options:
-            diff = {k: (self.options.get(k), other.options.get(k)) for k in self.options | other.options}
-            diff = {k: v for k, v in diff.items() if v[0] != v[1]}
+            mine, theirs = self.options, other.options
+            both = {k: (option_value(mine, k), option_value(theirs, k)) for k in mine | theirs}
+            diff = {k: pair for k, pair in both.items() if pair[0] != pair[1]}
             return f"the options differ (option: (trained, now)): {diff}"
         return None
 
@@ -151,7 +158,7 @@ class Layout:
         otherwise). Kept apart from the problem itself so that each caller names its own
         fix: the API ``strict_options``, a command line its ``--option`` flags."""
         if self.mismatch(other, strict_options=False) is None and self.options != other.options:
-            if any(self.options.get(k) != other.options.get(k) for k in OBSERVATION_OPTIONS):
+            if any(option_value(self.options, k) != option_value(other.options, k) for k in OBSERVATION_OPTIONS):
                 return "; that option changes the observation, so the table must have the network's value"
             return STRICT_HINT
         return ""

@@ -140,8 +140,15 @@ def test_a_network_fitted_to_the_up_by_street_observation_measures_the_same_thro
     env = make_raw("toy_stud", 2, ranks="QKA", suits="cd")
     env.reset(seed=0)
     agent = env.agent_selection
-    with pytest.raises(ValueError, match="up_by_street"):
+    with pytest.raises(ValueError, match=r"'up_by_street': \(True, False\)\}; that option changes the observation"):
         agents.load(str(out)).act(env.observe(agent), env.public_view(agent))
+    from evaluation.seating import trained_table
+
+    fix = r"up_by_street=false \(trained: true\)\): run with .*--option up_by_street=true"
+    with pytest.raises(ValueError, match=fix):
+        trained_table("toy_stud", 2, [str(out)], {"ranks": "QKA", "suits": "cd"})
+    options, note = trained_table("toy_stud", 2, [str(out)], {})  # no --option: seated at its own table
+    assert options["up_by_street"] is True and note is not None
 
 
 def test_the_trainers_nash_conv_probe_observes_as_the_run_does() -> None:
