@@ -48,6 +48,12 @@ def option_value(options: dict[str, Any], name: str) -> Any:
     return options.get(name, RECORDED_WHEN_SET.get(name))
 
 
+def options_diff(trained: dict[str, Any], now: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """The options that differ between two resolved option dicts: name -> (trained, now)."""
+    both = {k: (option_value(trained, k), option_value(now, k)) for k in trained | now}
+    return {k: pair for k, pair in both.items() if pair[0] != pair[1]}
+
+
 def resolved_options(options: Any) -> dict[str, Any]:
     """A game's options dataclass as plain data, without the ones that do not matter
     (``IGNORED_OPTIONS``, and ``RECORDED_WHEN_SET`` at their defaults)."""
@@ -147,10 +153,7 @@ class Layout:
                 f"the action layout differs (trained: {len(self.action_names)} actions, now {len(other.action_names)})"
             )
         if strict_options and self.options != other.options:
-            mine, theirs = self.options, other.options
-            both = {k: (option_value(mine, k), option_value(theirs, k)) for k in mine | theirs}
-            diff = {k: pair for k, pair in both.items() if pair[0] != pair[1]}
-            return f"the options differ (option: (trained, now)): {diff}"
+            return f"the options differ (option: (trained, now)): {options_diff(self.options, other.options)}"
         return None
 
     def api_advice(self, other: Layout) -> str:

@@ -78,10 +78,9 @@ def trained_table(
         raise ValueError(f"these networks were trained at different tables and cannot share one: {seen}")
     spec, lay = next(iter(off.items()))
     if options:
-        from agents.neural import option_value
+        from agents.neural import options_diff
 
-        both = {k: (option_value(lay.options, k), option_value(here, k)) for k in lay.options | here}
-        diff = {k: pair for k, pair in both.items() if pair[0] != pair[1]}
+        diff = options_diff(lay.options, here)
         named = ", ".join(f"{k}={_flag_value(now)} (trained: {_flag_value(was)})" for k, (was, now) in diff.items())
         fix = f"run with {option_flags(lay.env_kwargs)} instead of these --option flags, or with no --option"
         raise ValueError(
