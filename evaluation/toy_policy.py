@@ -62,6 +62,13 @@ def env_options(params: ToyParams, observe: Mapping[str, Any] | None = None) -> 
     return {**{name: getattr(params, name) for name in TOY_OPTIONS}, **observation_options(observe or {})}
 
 
+def toy_game(options: Mapping[str, Any]) -> tuple[ToyParams, dict[str, Any]]:
+    """A toy_stud table's options split into the solvers' game (the ``TOY_OPTIONS``)
+    and the observation options a network at that table sees."""
+    params = ToyParams.from_options({k: v for k, v in options.items() if k in TOY_OPTIONS})
+    return params, observation_options(options)
+
+
 def observation_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """The observation options set in ``options`` (an env's options, or a network's
     layout), the ones left at their default left out."""

@@ -155,19 +155,18 @@ def exact_reference(variant: str, num_players: int, options: dict[str, Any], spe
     """The exact reference where one exists (heads-up toy stud), else None."""
     if variant != "toy_stud" or num_players != 2:
         return None
-    from evaluation.toy_policy import TOY_OPTIONS, ObservationCache, observation_options
+    from evaluation.toy_policy import ObservationCache, toy_game
     from solvers import InfoSets, PublicTree
     from solvers.exploit import best_response_values
     from solvers.policy import TabularPolicy
-    from solvers.toy import ToyParams
     from training.exploitability import load_policy
 
-    params = ToyParams.from_options({k: v for k, v in options.items() if k in TOY_OPTIONS})
+    params, observe = toy_game(options)
     infosets = InfoSets(PublicTree(params))
     loaded = load_policy(params, spec, tree=infosets.tree)
     policy = TabularPolicy.uniform(params, infosets=infosets) if isinstance(loaded, str) else loaded
     br = best_response_values(infosets.tree, policy.source())
-    cache = ObservationCache(params, infosets, observe=observation_options(options))
+    cache = ObservationCache(params, infosets, observe=observe)
     return ExactReference(params, cache, policy.table, infosets.seats(), (float(br[0]), float(br[1])))
 
 

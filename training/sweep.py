@@ -102,10 +102,9 @@ def measure_run(run_dir: Path) -> dict[str, Any]:
     """Exact NashConv of a toy-stud run's last checkpoint and of the reach-weighted
     average of all its ``update_<k>.pt`` checkpoints."""
     from agents.checkpoint import net_from_checkpoint, read_checkpoint
-    from evaluation.toy_policy import TOY_OPTIONS, ObservationCache, network_table, observation_options
+    from evaluation.toy_policy import ObservationCache, network_table, toy_game
     from solvers import InfoSets, PublicTree, exploitability
     from solvers.average import ReachAverage
-    from solvers.toy import ToyParams
     from training.config import from_dict
 
     paths = sorted((run_dir / "checkpoints").glob("update_*.pt"), key=lambda p: int(p.stem.split("_")[1]))
@@ -116,8 +115,8 @@ def measure_run(run_dir: Path) -> dict[str, Any]:
         raise ValueError(
             f"{run_dir} is a {config.env.num_players}-player {config.env.variant} run, not heads-up toy stud"
         )
-    params = ToyParams.from_options({k: v for k, v in config.env.options.items() if k in TOY_OPTIONS})
-    cache = ObservationCache(params, InfoSets(PublicTree(params)), observe=observation_options(config.env.options))
+    params, observe = toy_game(config.env.options)
+    cache = ObservationCache(params, InfoSets(PublicTree(params)), observe=observe)
     average = ReachAverage(cache.infosets)
     last = None
     for path in paths:

@@ -56,7 +56,7 @@ from agents.nets import PolicyNet
 from agents.neural import Layout
 from envs.registry import make_raw
 from evaluation.arena import Stat, per_hands, rate_label, unit_name
-from evaluation.toy_policy import TOY_OPTIONS, NashConvProbe, env_options, observation_options
+from evaluation.toy_policy import TOY_OPTIONS, NashConvProbe, env_options, toy_game
 from training.batched_evaluation import BATCHED_EVAL_TABLES
 from training.batched_evaluation import evaluate as batched_evaluate
 from training.batched_rollout import batched_collector_for, check_batched, resolve_device
@@ -418,10 +418,7 @@ def nash_conv_probe(variant: str, num_players: int, options: dict[str, Any]) -> 
     """Heads-up toy stud is solved exactly: its evaluations also log ``eval/nash_conv``."""
     if variant != "toy_stud" or num_players != 2:
         return None
-    from solvers.toy import ToyParams
-
-    params = ToyParams.from_options({k: v for k, v in options.items() if k in TOY_OPTIONS})
-    observe = observation_options(options)
+    params, observe = toy_game(options)
     if Layout.build(variant, 2, options).options != Layout.build(variant, 2, env_options(params, observe)).options:
         tqdm.write(f"no eval/nash_conv: the solvers do not model the options {options} (only {TOY_OPTIONS})")
         return None
