@@ -19,6 +19,7 @@ import agents
 from agents.neural import Layout
 from envs.engine.cards import parse
 from envs.registry import make_raw
+from tests.envs.play import play_random
 
 
 def piece(env: Any, name: str, seat: int) -> np.ndarray:
@@ -130,14 +131,11 @@ def test_dealers_choice_refuses_it_for_a_game_it_deals() -> None:
 
 
 def _played(variant: str, **options: Any) -> Any:
-    """A finished hand with random legal actions (no folds: it reaches the showdown)."""
-    env = make_raw(variant, 2, **options)
-    env.reset(seed=5)
-    rng = np.random.default_rng(5)
-    while not env.state.is_over:
-        legal = [int(a) for a in np.flatnonzero(env.observe(env.agent_selection)["action_mask"]) if a != 0]
-        env.step(int(rng.choice(legal)))
-    return env.hand_record()
+    """The record of a hand of random legal actions (the same actions whatever the
+    observation options: they never change the game)."""
+    from envs.engine.record import HandRecord
+
+    return HandRecord.of(play_random(variant, 2, options, seed=5))
 
 
 @pytest.mark.parametrize("variant", ["stud", "cowpie"])
