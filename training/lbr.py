@@ -69,7 +69,7 @@ from solvers.tree import PublicTree
 from training.exploitability import load_policy, per_100_hands
 
 # training.lbr_stud.VARIANTS (torch loads only there)
-STUD_GAMES = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud")
+STUD_GAMES = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud", "cowpie")
 
 PublicKey = tuple[int, bytes, bytes, bytes, bytes]
 

@@ -47,12 +47,12 @@ import torch
 
 from agents.probabilities import ProbabilityFunction
 from envs.batched.table import BatchStep, TableBatch, make
-from envs.engine.actions import BRING_IN, CHECK_CALL, DECLARE_LOW, FOLD, RAISE
+from envs.engine.actions import BRING_IN, CHECK_CALL, DECLARE_LOW, FOLD, NUM_SPLITS, RAISE, SPLIT_BASE
 from envs.engine.events import EventKind
 from envs.view import PublicView
 from training.evaluation import one_thread
 
-__all__ = ["ALL_PAIRS", "DECLARATIONS", "Declarations", "OpponentRange", "Replay", "ReplayError", "Situation"]
+__all__ = ["ALL_PAIRS", "DECLARATIONS", "OpponentRange", "Replay", "ReplayError", "SecretChoices", "Situation"]
 
 DECLARATIONS = [DECLARE_LOW, DECLARE_LOW + 1, DECLARE_LOW + 2]  # low, high, both
 ALL_PAIRS = 48 * 47  # ordered pairs of down cards on seven-card stud's 3rd street (the most)
@@ -156,16 +156,18 @@ class Replay:
 
 
 @dataclass
-class Declarations:
-    """What a replay at LBR's declaration found, one entry per holding.
+class SecretChoices:
+    """What a replay at LBR's secret choice found (a declaration, a Cowpie split), one
+    entry per holding; ``C`` choices (3 declarations, 21 splits).
 
     Attributes:
         holdings: ``[H, d]`` the ordered holdings.
         weights: ``[H]`` unnormalised Bayes weights, as :class:`Replay`'s.
-        chances: ``[H, 3]`` the opponent's probability of declaring low, high or both
-            with that holding.
-        result: ``[H, 3, 3]`` LBR's result of the hand, in the variant's unit, when LBR
-            declares ``i`` and the opponent ``j`` (``result[:, i, j]``).
+        chances: ``[H, C]`` the opponent's probability of each choice with that holding
+            (declarations: low, high, both).
+        result: ``[H, C, C]`` what LBR gets when it chooses ``i`` and the opponent ``j``
+            (``result[:, i, j]``): declarations, its result of the hand in the variant's
+            unit; splits, its share of the pot (the pot no longer changes).
     """
 
     holdings: np.ndarray
@@ -174,7 +176,7 @@ class Declarations:
     result: torch.Tensor
 
     def values(self) -> torch.Tensor:
-        """``[3]`` LBR's expected result of each declaration against the range."""
+        """``[C]`` LBR's expected result of each choice against the range."""
         return torch.einsum("h,hj,hij->i", posterior(self.weights), self.chances, self.result)
 
 
@@ -213,7 +215,7 @@ class OpponentRange:
             st = self.spec.game.new_state(0, button=button, deck=self.deck.tolist())
             while not st.is_over:
                 legal = st.legal_actions()
-                st.apply(next(a for a in (CHECK_CALL, BRING_IN, DECLARE_LOW) if a in legal))
+                st.apply(next((a for a in (CHECK_CALL, BRING_IN, DECLARE_LOW) if a in legal), legal[0]))  # a split
             where = {int(c): i for i, c in enumerate(self.deck)}
             self._positions[button] = np.array([[where[int(c)] for c in st.cards[s]] for s in range(2)])
         return self._positions[button]
@@ -308,7 +310,7 @@ class OpponentRange:
 
     def declarations(
         self, situation: Situation, holdings: np.ndarray, chances: ProbabilityFunction | None = None
-    ) -> Declarations:
+    ) -> SecretChoices:
         """At LBR's declaration (stud high-low with a declaration): the range, the
         opponent's declaration probabilities per holding, and LBR's result for every
         pair of declarations, by playing each pair to the showdown on the engine.
@@ -320,7 +322,7 @@ class OpponentRange:
 
     def _declarations(
         self, situation: Situation, holdings: np.ndarray, chances_of: ProbabilityFunction
-    ) -> Declarations:
+    ) -> SecretChoices:
         h, me, opp = len(holdings), situation.seat, situation.opponent
         pairs = len(DECLARATIONS) ** 2  # copy k of each holding: LBR declares k // 3, the opponent k % 3
         batch, step, weights = self._hand_so_far(situation, holdings, copies=pairs)
@@ -336,9 +338,41 @@ class OpponentRange:
         if not bool(step.done.all()):
             raise ReplayError("replay out of step: the hand did not end after both declarations")
         result = step.rewards[:, me].double().view(len(DECLARATIONS), len(DECLARATIONS), h).permute(2, 0, 1)
-        return Declarations(holdings, weights, chances, result)
+        return SecretChoices(holdings, weights, chances, result)
+
+    def splits(
+        self, situation: Situation, holdings: np.ndarray, chances: ProbabilityFunction | None = None
+    ) -> SecretChoices:
+        """At LBR's Cowpie split: the range, the opponent's chance of each of the 21
+        splits per holding, and LBR's share of the pot for every pair of splits: half
+        to the better five-card hand and half to the better two-card hand, a tie
+        halving a half (odd chips ignored), from the strengths the replayed tables
+        computed for every split. ``chances`` as in :meth:`declarations`."""
+        with one_thread():
+            return self._splits(situation, holdings, chances or self.policy)
+
+    def _splits(self, situation: Situation, holdings: np.ndarray, chances_of: ProbabilityFunction) -> SecretChoices:
+        h, me, opp = len(holdings), situation.seat, situation.opponent
+        batch, step, weights = self._hand_so_far(situation, holdings)
+        splits = slice(SPLIT_BASE, SPLIT_BASE + NUM_SPLITS)
+        self._expect(step.seat, int(step.seat[0]), "a split")
+        if int(step.seat[0]) == me:  # LBR splits first: any legal split, since the opponent cannot see it
+            step = batch.step(step.action_mask[:, splits].double().argmax(1) + SPLIT_BASE)
+        self._expect(step.seat, opp, "the opponent's split")
+        chances = chances_of(step.observation[:h], step.action_mask[:h])[:, splits].double()
+        s = batch.state
+        five = _beats(s.split_five[:h, me], s.split_five[:h, opp])
+        two = _beats(s.split_two[:h, me], s.split_two[:h, opp])
+        return SecretChoices(holdings, weights, chances, 0.5 * (five + two))
 
     @staticmethod
     def _expect(seats: torch.Tensor, seat: int, what: str) -> None:
         if not bool((seats == seat).all()):
             raise ReplayError(f"replay out of step at {what}: seat {seat} expected, the tables have {seats.unique()}")
+
+
+def _beats(mine: torch.Tensor, theirs: torch.Tensor) -> torch.Tensor:
+    """``[H, C, C]`` float64: 1 where LBR's strength of choice ``i`` beats the
+    opponent's of choice ``j``, 0.5 on a tie, 0 below (``mine``, ``theirs`` ``[H, C]``)."""
+    diff = mine.unsqueeze(2) - theirs.unsqueeze(1)
+    return (diff > 0).double() + 0.5 * (diff == 0).double()

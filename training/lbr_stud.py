@@ -49,7 +49,6 @@ and sampled where the opponent is a network, and reports big bets per 100 hands 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import math
 import sys
@@ -62,19 +61,20 @@ import numpy as np
 import torch
 
 from agents.base import Agent, Observation
+from agents.heuristic.batched_equity import cowpie_share
 from agents.loading import load
 from agents.neural import NeuralAgent
 from agents.probabilities import ProbabilityFunction, probability_function, view_probability_function
 from envs.batched.hands import TorchHands, torch_hands
-from envs.engine.actions import BRING_IN, CHECK_CALL, FOLD, RAISE
+from envs.engine.actions import BASE_NAMES, BRING_IN, CHECK_CALL, FOLD, NUM_SPLITS, RAISE, SPLIT_BASE
 from envs.view import PublicView
 from evaluation.arena import run_match
 from training.evaluation import one_thread
-from training.lbr_range import ALL_PAIRS, DECLARATIONS, Declarations, OpponentRange, Replay, Situation
+from training.lbr_range import ALL_PAIRS, DECLARATIONS, OpponentRange, Replay, SecretChoices, Situation
 
-__all__ = ["VARIANTS", "Decision", "Declaration", "StudLBR", "decide", "lbr_match", "showdown_equity"]
+__all__ = ["VARIANTS", "Choice", "Decision", "StudLBR", "decide", "lbr_match", "showdown_equity"]
 
-VARIANTS = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud")  # heads-up stud games
+VARIANTS = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud", "cowpie")  # heads-up stud games
 RUNOUTS = 16  # runouts per holding when they are too many to enumerate
 
 
@@ -100,13 +100,14 @@ class Decision:
 
 
 @dataclass(frozen=True)
-class Declaration:
-    """One LBR declaration: the chosen action, the expected result of declaring low,
-    high and both against the range (in the variant's unit), and the range."""
+class Choice:
+    """One LBR secret choice (a declaration, a Cowpie split): the chosen action, the
+    expected result of each choice against the range (declarations: low, high, both, in
+    the variant's unit; splits: the share of the pot, NaN where illegal), and the range."""
 
     action: int
     values: np.ndarray
-    found: Declarations
+    found: SecretChoices
 
 
 # ------------------------------------------------------------------ equity
@@ -165,7 +166,33 @@ def equities(
     opp = torch.cat([opp_known, held], 1).unsqueeze(1).expand(-1, m, -1)
     mine = torch.cat([own, drawn[..., :need_own]], 2)
     theirs = torch.cat([opp, drawn[..., need_own:]], 2)
+    if lbr_range.spec.split:
+        return cowpie_equity(hands, slot_faces(lbr_range.spec), situation, mine, theirs).mean(1)
     return showdown_equity(hands, lbr_range.spec.shares, mine, theirs).mean(1)
+
+
+def slot_faces(spec: Any) -> tuple[bool, ...]:
+    """Whether each of a seat's cards is dealt face up, in dealt order (the deal stages')."""
+    return tuple(face for stage in spec.stages if stage.kind == "deal" for face in stage.deal)
+
+
+def cowpie_equity(
+    hands: TorchHands, faces: Sequence[bool], situation: Situation, mine: torch.Tensor, theirs: torch.Tensor
+) -> torch.Tensor:
+    """``[H, M]`` LBR's share of a Cowpie pot when its seven cards ``mine`` meet
+    ``theirs`` (``[H, M, 7]``: LBR's in dealt order; the opponent's up cards, then the
+    holding, then the cards to come). Before the splits are made nobody's is known, so
+    LBR values the showdown with both hands split as the heuristic splits them, by
+    ``envs.variants.cowpie.rank_splits``' score against one opponent
+    (:func:`agents.heuristic.batched_equity.cowpie_share`): its own approximation, like
+    the call-down, which leaves its result a lower bound whatever split it assumes."""
+    dealt = len(situation.opp)
+    their_faces = [True] * len(situation.opp_up) + [False] * len(situation.down_slots) + list(faces[dealt:])
+    down = ~torch.tensor([list(faces), their_faces]).expand(len(mine), -1, -1)
+    cards = torch.stack([mine, theirs], 2)  # [H, M, 2, 7], LBR first
+    me = torch.tensor([True, False]).expand(len(mine), -1)
+    no_split = torch.full((len(mine),), -1, dtype=torch.int64)
+    return cowpie_share(hands, cards, down, me, torch.ones_like(me), no_split, most=1)
 
 
 def _runouts(r: int, need_own: int, need_opp: int) -> Any:
@@ -249,8 +276,7 @@ class StudLBR(Agent):
         self.declarer = view_probability_function(opponent) if policy is None else None
         policy = probability_function(opponent) if policy is None else policy
         self.range = OpponentRange(variant, policy, options=options, max_holdings=max_holdings)
-        if self.range.spec.split:
-            raise ValueError(f"{variant}: LBR covers showdowns without splits")
+        check_splits(variant, self.range.spec)
         self.hands = torch_hands("cpu")
         self.runouts = runouts
         self.decisions, self.seconds = 0, 0.0
@@ -268,44 +294,96 @@ class StudLBR(Agent):
         self.seconds += time.perf_counter() - start
         return decision
 
-    def declare(self, situation: Situation, view: PublicView | None = None) -> Declaration:
+    def declare(self, situation: Situation, view: PublicView | None = None) -> Choice:
         """The declaration with the best expected result against the range, each
         holding declaring as the opponent's policy would with it (module docstring).
         ``view``: LBR's, needed when the opponent scores its declarations from its view."""
         start = time.perf_counter()
         holdings = self.range.holdings(situation, self.rng)
-        chances = None
-        if self.declarer is not None:
-            if view is None:
-                raise ValueError("this opponent declares from its public view: pass LBR's view too")
-            views = opponent_views(view, situation, holdings)
-            chances = functools.partial(self.declarer, views=views, seed=int(self.rng.integers(1 << 62)))
-        found = self.range.declarations(situation, holdings, chances)
+        found = self.range.declarations(situation, holdings, self._view_chances(view, situation, holdings))
         values = found.values().numpy()
+        return self._chosen(start, Choice(DECLARATIONS[int(np.argmax(values))], values, found))
+
+    def split(self, situation: Situation, view: PublicView | None = None) -> Choice:
+        """Cowpie: the legal split with the largest expected share of the pot against
+        the range, each holding splitting as the opponent's policy would with it.
+        ``view``: LBR's, needed when the opponent scores its splits from its view."""
+        start = time.perf_counter()
+        holdings = self.range.holdings(situation, self.rng)
+        found = self.range.splits(situation, holdings, self._view_chances(view, situation, holdings))
+        legal = [a - SPLIT_BASE for a in situation.legal]
+        values = np.full(NUM_SPLITS, np.nan)
+        values[legal] = found.values().numpy()[legal]
+        return self._chosen(start, Choice(SPLIT_BASE + int(np.nanargmax(values)), values, found))
+
+    def _view_chances(
+        self, view: PublicView | None, situation: Situation, holdings: np.ndarray
+    ) -> ProbabilityFunction | None:
+        """The opponent's probabilities at its secret choice when it scores the choices
+        from its public view: each holding's view (:func:`opponent_views`, its legal
+        choices read from its replayed table's mask); None for a policy on tensors."""
+        if self.declarer is None:
+            return None
+        if view is None:
+            raise ValueError("this opponent scores its declarations and splits from its view: pass LBR's view too")
+        declarer, seed = self.declarer, int(self.rng.integers(1 << 62))
+
+        def chances(obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+            return declarer(obs, mask, views=opponent_views(view, situation, holdings, mask), seed=seed)
+
+        return chances
+
+    def _chosen(self, start: float, choice: Choice) -> Choice:
         self.decisions += 1
         self.seconds += time.perf_counter() - start
-        return Declaration(DECLARATIONS[int(np.argmax(values))], values, found)
+        return choice
 
     def act(self, observation: Observation, view: PublicView) -> int:
         situation = Situation.of_view(view)
         if set(situation.legal) == set(DECLARATIONS):
             return self.declare(situation, view).action
+        if all(SPLIT_BASE <= a < SPLIT_BASE + NUM_SPLITS for a in situation.legal):
+            return self.split(situation, view).action
         return self.decide(situation).action
 
 
-def opponent_views(view: PublicView, situation: Situation, holdings: np.ndarray) -> list[PublicView]:
-    """The opponent's view at its declaration with each holding: LBR's view of the same
-    moment seen from the other seat, its own cards its up cards with the holding in its
-    face-down slots. Events are left out: LBR's log holds LBR's own face-down cards,
-    and before the showdown nothing in it changes what a declaration is worth."""
+def opponent_views(
+    view: PublicView, situation: Situation, holdings: np.ndarray, masks: torch.Tensor | None = None
+) -> list[PublicView]:
+    """The opponent's view at its secret choice with each holding: LBR's view of the
+    same moment seen from the other seat, its own cards its up cards with the holding in
+    its face-down slots, its legal actions those of ``masks`` (``[H, A]``, each
+    holding's replayed table; a Cowpie split's legality depends on the cards) or else
+    LBR's. Events are left out: LBR's log holds LBR's own face-down cards, and before
+    the showdown nothing in it changes what a declaration or a split is worth."""
     up = tuple(c >= 0 for c in situation.opp)
     views = []
-    for held in holdings.tolist():
+    for i, held in enumerate(holdings.tolist()):
         cards = list(situation.opp)
         for slot, c in zip(situation.down_slots, held, strict=True):
             cards[slot] = c
-        views.append(dataclasses.replace(view, seat=situation.opponent, own_cards=tuple(cards), own_up=up, events=()))
+        legal = view.legal_actions if masks is None else tuple(int(a) for a in torch.nonzero(masks[i]).flatten())
+        names = tuple(BASE_NAMES[a] for a in legal)
+        views.append(
+            dataclasses.replace(
+                view, seat=situation.opponent, own_cards=tuple(cards), own_up=up,
+                legal_actions=legal, legal_names=names, events=(),
+            )
+        )  # fmt: skip
     return views
+
+
+def check_splits(variant: str, spec: Any) -> None:
+    """LBR's Cowpie covers the default split rules: illegal splits masked (under
+    ``forfeit`` a chosen split could win nothing, which its shares do not model) and no
+    betting round after the splits (its replay cannot step the opponent's secret split)."""
+    stages = [s.kind for s in spec.stages]
+    if "split" not in stages:
+        return
+    if any(s.forfeit for s in spec.stages):
+        raise ValueError(f"{variant}: LBR covers illegal_split='mask' (the default), not 'forfeit'")
+    if "bet" in stages[stages.index("split") :]:
+        raise ValueError(f"{variant}: LBR covers betting before the splits only, not bet_after_split=true")
 
 
 # ------------------------------------------------------------------ the match

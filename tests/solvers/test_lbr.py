@@ -140,8 +140,8 @@ def test_help_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
         lbr.main(["stud", "uniform"])  # the stud games go to training.lbr_stud, which plays bots
     assert info.value.code == 2 and "the bot uniform over the legal actions is 'random'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:
-        lbr.main(["cowpie", "uniform"])
-    assert info.value.code == 2 and "LBR has no form for 'cowpie'" in capsys.readouterr().err
+        lbr.main(["chowaha", "uniform"])
+    assert info.value.code == 2 and "LBR has no form for 'chowaha'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:
         lbr.main(["--help"])
     assert info.value.code == 0 and "Lisý and Bowling" in capsys.readouterr().out

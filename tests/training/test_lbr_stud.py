@@ -316,7 +316,7 @@ def test_cli_stud(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["cowpie", "random"], "LBR has no form for 'cowpie'"),
+        (["chowaha", "random"], "LBR has no form for 'chowaha'"),
         (["stud", "random", "--num-players", "3"], "heads-up only"),
         (["stud", "heuristic"], "no action probabilities"),
         (["stud", "random", "--deals", "1"], "at least 2 deals"),
