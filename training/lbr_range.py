@@ -22,7 +22,10 @@ exactly, by replaying the hand:
   is stepped too, giving the opponent's fold probability facing it, per holding;
 * :meth:`OpponentRange.declarations` (stud high-low with a declaration) replays nine
   tables per holding, one per pair of declarations, to the showdown: the opponent's
-  declaration chances at its own declaration and LBR's result for every pair.
+  declaration chances at its own declaration and LBR's result for every pair;
+* :meth:`OpponentRange.splits` (Cowpie) replays one table per holding to the
+  opponent's split: its chance of each split, and LBR's share of the pot for every
+  pair of splits from the tables' five- and two-card strengths.
 
 Where a card lies in the deck depends only on the button heads-up (every street deals
 both seats, since a fold ends the hand), so the deck positions of each seat's slots are

@@ -1,4 +1,4 @@
-"""Local best response (LBR) for heads-up stud games, against a network (or random, call).
+"""Local best response (LBR) for heads-up stud games and Cowpie, against a network (or random, call).
 
 The full-size counterpart of :mod:`training.lbr` (read its docstring for the rule): at
 each of its decisions the LBR player
@@ -38,6 +38,17 @@ declaration value the showdown as stud high-low does (the cards speak, each half
 its best hand): one-step lookahead has no model of the declarations still to come.
 This is LBR's own approximation, like its call-down assumption: its result against
 the opponent is a lower bound on the opponent's exploitability whatever rule it plays.
+
+Cowpie adds a secret split after the last betting round (the default rules only:
+illegal splits masked, no betting after the splits). At its split LBR replays the hand
+once per holding to the opponent's split, reads the opponent's chance of each of the 21
+splits with that holding (from the observation, or from the view with the holding's own
+legal splits for the shipped agent's candidate head), and takes the legal split with the
+largest expected share of the pot against the range: half to the better five-card hand
+and half to the better two-card hand, from the strengths the engine computed for every
+split. Its betting decisions value the showdown with both hands split by the heuristic's
+score (``envs.variants.cowpie.rank_splits`` against one opponent), LBR's own
+approximation again.
 
 LBR's generator is the bot's own (``seed``: the arena reseeds it every hand), so a
 match replays exactly. :func:`lbr_match` plays LBR against the opponent on fresh
