@@ -14,13 +14,12 @@ import torch
 
 from agents.base import Agent
 from agents.candidates import candidate_features, candidate_slots
-from agents.nets import PolicyNet
-from agents.neural import Layout, NeuralAgent
 from envs.engine.actions import BRING_IN, CHECK_CALL, NUM_SPLITS, SPLIT_BASE
 from envs.engine.hands import cowpie_splits
 from envs.registry import make_raw
 from envs.variants.cowpie import rank_splits
 from envs.view import PublicView
+from tests.training.candidates import candidate_agent
 from training import lbr_stud
 from training.lbr_range import Situation
 from training.lbr_stud import StudLBR, equities, opponent_views, slot_faces
@@ -174,19 +173,6 @@ def test_an_earlier_street_averages_runouts(lbr_bot: StudLBR) -> None:
 
 
 # ------------------------------------------------------------------ networks that split from the view
-def candidate_agent() -> NeuralAgent:
-    """A small random Cowpie network with the candidate head (as the shipped agent)."""
-    layout = Layout.build(VARIANT, 2, OPTIONS)
-    torch.manual_seed(0)
-    net = PolicyNet(
-        layout.obs_size, len(layout.action_names), [16], candidates=candidate_slots(len(layout.action_names))
-    )
-    with torch.no_grad():
-        for p in net.parameters():
-            p.mul_(8.0)
-    return NeuralAgent(net, layout, greedy=True, seed=3)
-
-
 def test_the_opponents_view_at_its_split_is_rebuilt_with_its_own_legal_splits() -> None:
     seen: list[Any] = []
     view = hand_until(SHUFFLED, 0, at_split, seen)  # seat 1 splits first: its view was recorded
@@ -205,7 +191,7 @@ def test_the_opponents_view_at_its_split_is_rebuilt_with_its_own_legal_splits() 
 
 
 def test_lbr_splits_against_a_splitting_network() -> None:
-    lbr_bot = StudLBR(VARIANT, candidate_agent(), options=OPTIONS, seed=0, max_holdings=16)
+    lbr_bot = StudLBR(VARIANT, candidate_agent(VARIANT, True, OPTIONS), options=OPTIONS, seed=0, max_holdings=16)
     view = hand_until(SHUFFLED, 0, at_split)
     with pytest.raises(ValueError, match="pass LBR's view"):
         lbr_bot.split(Situation.of_view(view))

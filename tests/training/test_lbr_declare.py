@@ -13,12 +13,12 @@ import torch
 
 from agents.base import Agent
 from agents.candidates import candidate_features, candidate_slots
-from agents.nets import PolicyNet
-from agents.neural import Layout, NeuralAgent
+from agents.neural import NeuralAgent
 from agents.probabilities import view_probability_function
 from envs.engine.actions import BRING_IN, CHECK_CALL, DECLARE_LOW
 from envs.registry import make_raw
 from envs.view import PublicView
+from tests.training import candidates
 from training import lbr_stud
 from training.lbr_range import DECLARATIONS, OpponentRange, Situation
 from training.lbr_stud import StudLBR, opponent_views
@@ -156,17 +156,8 @@ def test_lbr_plays_declare_hands_through() -> None:
 
 # ------------------------------------------------------------------ networks that declare from the view
 def candidate_agent(greedy: bool) -> NeuralAgent:
-    """A small random network of stud high-low declare with the candidate head (as the
-    shipped agent scores its declarations), sharpened so the features matter."""
-    layout = Layout.build(VARIANT, 2, {})
-    torch.manual_seed(0)
-    net = PolicyNet(
-        layout.obs_size, len(layout.action_names), [16], candidates=candidate_slots(len(layout.action_names))
-    )
-    with torch.no_grad():
-        for p in net.parameters():
-            p.mul_(8.0)
-    return NeuralAgent(net, layout, greedy=greedy, seed=3)
+    """A small random network of stud high-low declare with the candidate head."""
+    return candidates.candidate_agent(VARIANT, greedy)
 
 
 def test_the_opponents_view_is_rebuilt_for_its_true_holding() -> None:
