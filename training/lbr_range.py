@@ -358,8 +358,9 @@ class OpponentRange:
         h, me, opp = len(holdings), situation.seat, situation.opponent
         batch, step, weights = self._hand_so_far(situation, holdings)
         splits = slice(SPLIT_BASE, SPLIT_BASE + NUM_SPLITS)
-        self._expect(step.seat, int(step.seat[0]), "a split")
-        if int(step.seat[0]) == me:  # LBR splits first: any legal split, since the opponent cannot see it
+        first = int(step.seat[0])
+        self._expect(step.seat, first, "a split")
+        if first == me:  # LBR splits first: any legal split, since the opponent cannot see it
             step = batch.step(step.action_mask[:, splits].double().argmax(1) + SPLIT_BASE)
         self._expect(step.seat, opp, "the opponent's split")
         chances = chances_of(step.observation[:h], step.action_mask[:h])[:, splits].double()

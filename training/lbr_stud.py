@@ -66,7 +66,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
@@ -87,6 +87,7 @@ __all__ = ["VARIANTS", "Choice", "Decision", "StudLBR", "decide", "lbr_match", "
 
 VARIANTS = ("stud", "razz", "stud_hilo", "stud_hilo_declare", "five_card_stud", "cowpie")  # heads-up stud games
 RUNOUTS = 16  # runouts per holding when they are too many to enumerate
+Made = TypeVar("Made", "Decision", "Choice")
 
 
 @dataclass(frozen=True)
@@ -300,10 +301,7 @@ class StudLBR(Agent):
         replay = self.range.replay(situation, holdings)
         with one_thread():
             eq = equities(self.range, self.hands, situation, holdings, runouts=self.runouts, generator=generator)
-        decision = decide(situation, replay, eq, self.range.spec.bring_in)
-        self.decisions += 1
-        self.seconds += time.perf_counter() - start
-        return decision
+        return self._counted(start, decide(situation, replay, eq, self.range.spec.bring_in))
 
     def declare(self, situation: Situation, view: PublicView | None = None) -> Choice:
         """The declaration with the best expected result against the range, each
@@ -313,7 +311,7 @@ class StudLBR(Agent):
         holdings = self.range.holdings(situation, self.rng)
         found = self.range.declarations(situation, holdings, self._view_chances(view, situation, holdings))
         values = found.values().numpy()
-        return self._chosen(start, Choice(DECLARATIONS[int(np.argmax(values))], values, found))
+        return self._counted(start, Choice(DECLARATIONS[int(np.argmax(values))], values, found))
 
     def split(self, situation: Situation, view: PublicView | None = None) -> Choice:
         """Cowpie: the legal split with the largest expected share of the pot against
@@ -325,7 +323,7 @@ class StudLBR(Agent):
         legal = [a - SPLIT_BASE for a in situation.legal]
         values = np.full(NUM_SPLITS, np.nan)
         values[legal] = found.values().numpy()[legal]
-        return self._chosen(start, Choice(SPLIT_BASE + int(np.nanargmax(values)), values, found))
+        return self._counted(start, Choice(SPLIT_BASE + int(np.nanargmax(values)), values, found))
 
     def _view_chances(
         self, view: PublicView | None, situation: Situation, holdings: np.ndarray
@@ -344,10 +342,11 @@ class StudLBR(Agent):
 
         return chances
 
-    def _chosen(self, start: float, choice: Choice) -> Choice:
+    def _counted(self, start: float, made: Made) -> Made:
+        """``made`` (a decision or a secret choice), counted with the seconds it took."""
         self.decisions += 1
         self.seconds += time.perf_counter() - start
-        return choice
+        return made
 
     def act(self, observation: Observation, view: PublicView) -> int:
         situation = Situation.of_view(view)
