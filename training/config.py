@@ -478,6 +478,8 @@ def validate(config: Config) -> None:
         ("ppo.magnet_coef", p.magnet_coef >= 0 and math.isfinite(p.magnet_coef), ">= 0 (0: off)"),
         ("ppo.magnet_every", p.magnet_every >= 1, ">= 1"),
         ("ppo.magnet_step", 0 < p.magnet_step <= 1, "in (0, 1]"),
+        ("ppo.teacher_coef", p.teacher_coef >= 0 and math.isfinite(p.teacher_coef), ">= 0 (0: off)"),
+        ("ppo.teacher_coef", (p.teacher_coef > 0) == bool(p.teachers), "> 0 with ppo.teachers set, 0 without"),
         ("pool.capacity", pool.capacity >= 1, ">= 1"),
         ("pool.snapshot_every", pool.snapshot_every >= 1, ">= 1"),
         ("pool.rule", pool.rule in SAMPLING_RULES, f"one of {', '.join(SAMPLING_RULES)}"),

@@ -22,13 +22,15 @@ and early stop of the epoch loop when the approximate KL divergence passes
   the value fit.
 * An optional **magnet** (``magnet_coef > 0``): ``+ magnet_coef * KL(pi || magnet)``,
   magnetic mirror descent for equilibrium learning (:mod:`training.magnet`).
+* Optional **teachers** (``teacher_coef > 0``): ``+ teacher_coef * KL(teacher || pi)`` on
+  the decisions of the games they teach, kickstarting (:mod:`training.teacher`).
 * A **learning-rate floor** (:func:`linear_schedule`): the rate anneals to
   ``lr_floor * lr``, not to 0, so the end of a run still learns.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -37,6 +39,7 @@ from torch.nn import functional
 from agents.nets import PolicyNet, entropy, log_probs
 from training.episodes import Batch
 from training.magnet import Magnet, magnet_kl
+from training.teacher import Teachers, teacher_kl
 
 VALUE_LOSSES = ("mse", "huber")
 VALUE_NORM_RATE = 0.1  # weight of each update's returns in the running mean and second moment
@@ -99,6 +102,11 @@ class PPOSettings:
     """magnet_coef > 0 only: move the magnet toward the current policy every this many updates."""
     magnet_step: float = 1.0
     """magnet_coef > 0 only: how far each move goes, in parameter space (1: the magnet becomes a copy of the policy)."""
+    teachers: dict[str, str] = field(default_factory=dict)
+    """Kickstarting (training.teacher), dealers_choice only: game -> a network of that game (for example {razz =
+    "pretrained:razz"}) whose policy the learner is pulled toward on that game's decisions (needs ppo.teacher_coef)."""
+    teacher_coef: float = 0.0
+    """Weight of KL(teacher || policy), averaged over the decisions a teacher covers (0: off; needs ppo.teachers)."""
 
 
 def linear_schedule(lr: float, update: int, total: int, anneal: bool, floor: float = 0.0) -> float:
@@ -159,20 +167,27 @@ def ppo_update(
     rng: np.random.Generator,
     *,
     magnet: Magnet | None = None,
+    teachers: Teachers | None = None,
     train_policy: bool = True,
 ) -> dict[str, float]:
     """Run the epochs of minibatch updates; returns the loss statistics (means over
     the minibatches that ran, the KL and clip fraction of the last epoch). With
-    ``settings.magnet_coef > 0`` the ``magnet`` is required (magnetic mirror descent).
+    ``settings.magnet_coef > 0`` the ``magnet`` is required (magnetic mirror descent), with
+    ``settings.teacher_coef > 0`` the ``teachers`` (kickstarting).
     ``train_policy=False`` (``ppo.value_warmup``) steps the value head's own parameters
     only: the policy's get no gradient, so Adam leaves them (and their moments) as
     they are, a shared torso included."""
     if settings.magnet_coef > 0 and magnet is None:
         raise ValueError("ppo.magnet_coef > 0 needs a magnet network (training.magnet.Magnet)")
+    if settings.teacher_coef > 0 and teachers is None:
+        raise ValueError("ppo.teacher_coef > 0 needs the teachers (training.teacher.Teachers)")
     if settings.value_norm:
         update_value_norm(net, batch.returns)
     device = net.value_mean.device  # the update runs where the learner is (train.device)
     data = _tensors(batch, net, device)
+    if settings.teacher_coef > 0:
+        assert teachers is not None
+        data["teacher_logp"], data["taught"] = teachers.log_probs(data["obs"], data["masks"])
     n = len(batch)
     policy_params, value_params = net.policy_parameters(), net.value_parameters()
     sums: dict[str, float] = {}
@@ -235,7 +250,8 @@ def _minibatch_loss(
     magnet: Magnet | None = None,
 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """The PPO loss of one minibatch (clipped surrogate on the masked policy, entropy
-    bonus, value loss, and the magnet's reverse KL when on) and its parts for logging."""
+    bonus, value loss, the magnet's reverse KL and the teachers' KL when on) and its
+    parts for logging."""
     cands = data["cands"][mb] if "cands" in data else None
     priv = data["priv"][mb] if "priv" in data else None
     logits, values = net(data["obs"][mb], cands, priv)
@@ -260,6 +276,10 @@ def _minibatch_loss(
         kl = magnet_kl(logp_all, magnet.log_probs(data["obs"][mb], masks, cands), masks).mean()
         loss = loss + settings.magnet_coef * kl
         parts["magnet_kl"] = kl
+    if settings.teacher_coef > 0:
+        kl = teacher_kl(data["teacher_logp"][mb], logp_all, masks, data["taught"][mb])
+        loss = loss + settings.teacher_coef * kl
+        parts["teacher_kl"] = kl
     return loss, parts
 
 

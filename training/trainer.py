@@ -6,7 +6,8 @@ One update (1-based index ``k``):
    self-play, pool snapshots) until ``rollout.decisions`` learner decisions are in
    finished episodes (``training.rollout``);
 2. PPO runs its epochs over them at the learning rate of update ``k`` (``training.ppo``;
-   with ``ppo.magnet_coef > 0`` pulled toward a magnet, ``training.magnet``);
+   with ``ppo.magnet_coef > 0`` pulled toward a magnet, ``training.magnet``; with
+   ``ppo.teacher_coef > 0`` toward teacher networks, ``training.teacher``);
 3. every ``pool.snapshot_every`` updates a frozen copy joins the opponent pool;
 4. every ``eval.every`` updates (and at the end) the learner plays duplicate matches
    against ``eval.opponents`` on fresh deals, greedy and sampled
@@ -67,6 +68,7 @@ from training.magnet import Magnet
 from training.metrics import check_opponents, describe_eval, eval_scalars, eval_seed, evaluate, rollout_scalars
 from training.pool import OpponentPool
 from training.ppo import decision_schedule, linear_schedule, ppo_update
+from training.teacher import Teachers
 from training.warm_start import warm_start
 
 LATEST = "latest.pt"
@@ -148,6 +150,11 @@ class Trainer:
         self.eval_bots = {spec: load(spec, seed=seed, **seat_at) for spec in config.eval.opponents}
         ppo = config.ppo
         self.magnet = Magnet(self.net, every=ppo.magnet_every, step=ppo.magnet_step) if ppo.magnet_coef > 0 else None
+        self.teachers = (
+            Teachers(env_cfg.variant, env_cfg.num_players, env_cfg.options, ppo.teachers, str(self.device))
+            if ppo.teacher_coef > 0
+            else None
+        )
         self.nash_conv = (
             nash_conv_probe(env_cfg.variant, env_cfg.num_players, env_cfg.options) if config.eval.nash_conv else None
         )
@@ -305,6 +312,7 @@ class Trainer:
             cfg.ppo,
             self.update_rng,
             magnet=self.magnet,
+            teachers=self.teachers,
             train_policy=update > cfg.ppo.value_warmup,
         )
         update_seconds = time.perf_counter() - update_began
