@@ -106,7 +106,7 @@ class PPOSettings:
     """Kickstarting (training.teacher), dealers_choice only: game -> a network of that game (for example {razz =
     "pretrained:razz"}) whose policy the learner is pulled toward on that game's decisions (needs ppo.teacher_coef)."""
     teacher_coef: float = 0.0
-    """Weight of KL(teacher || policy), averaged over the decisions a teacher covers (0: off; needs ppo.teachers)."""
+    """Weight of KL(teacher || policy), averaged over each taught game's decisions, then over the games (0: off)."""
 
 
 def linear_schedule(lr: float, update: int, total: int, anneal: bool, floor: float = 0.0) -> float:
@@ -199,7 +199,7 @@ def ppo_update(
         order = torch.from_numpy(rng.permutation(n)).to(device)  # drawn on the host: every device, same order
         for start in range(0, n, settings.minibatch_size):
             mb = order[start : start + settings.minibatch_size]
-            loss, parts = _minibatch_loss(net, data, mb, settings, magnet)
+            loss, parts = _minibatch_loss(net, data, mb, settings, magnet, teachers)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
             if not train_policy:
@@ -248,6 +248,7 @@ def _minibatch_loss(
     mb: torch.Tensor,
     settings: PPOSettings,
     magnet: Magnet | None = None,
+    teachers: Teachers | None = None,
 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """The PPO loss of one minibatch (clipped surrogate on the masked policy, entropy
     bonus, value loss, the magnet's reverse KL and the teachers' KL when on) and its
@@ -277,7 +278,8 @@ def _minibatch_loss(
         loss = loss + settings.magnet_coef * kl
         parts["magnet_kl"] = kl
     if settings.teacher_coef > 0:
-        kl = teacher_kl(data["teacher_logp"][mb], logp_all, masks, data["taught"][mb])
+        assert teachers is not None  # checked by ppo_update
+        kl = teacher_kl(data["teacher_logp"][mb], logp_all, masks, data["taught"][mb], len(teachers.members))
         loss = loss + settings.teacher_coef * kl
         parts["teacher_kl"] = kl
     return loss, parts

@@ -9,7 +9,9 @@ the cross-entropy to a teacher's policy; Rusu et al. 2016 ("Policy distillation"
 showed one network can hold several single-task teachers. Here the loss term, per
 taught decision, is ``KL(teacher || pi) = sum over legal a of t(a) (log t(a) - log
 pi(a))`` (the cross-entropy up to the teacher's own entropy, which has no gradient),
-averaged over the minibatch's taught decisions and weighted by ``ppo.teacher_coef``;
+averaged over each taught game's decisions in the minibatch, then over the games
+(razz, which the generalist's button seldom names, weighs as much as the game it names
+most), and weighted by ``ppo.teacher_coef``;
 the RL loss keeps training everything else, and the taught games too.
 
 A teacher is a network of one listed game (``ppo.teachers = {razz =
@@ -56,16 +58,23 @@ class _Member:
 
 
 def teacher_kl(
-    teacher_logp: torch.Tensor, logp: torch.Tensor, mask: torch.Tensor, taught: torch.Tensor
+    teacher_logp: torch.Tensor, logp: torch.Tensor, mask: torch.Tensor, game: torch.Tensor, games: int
 ) -> torch.Tensor:
-    """Mean over the ``taught`` rows of ``KL(teacher || pi)`` on the legal actions (0
-    when no row is taught); illegal actions and untaught rows add exactly 0."""
+    """``KL(teacher || pi)`` on the legal actions, averaged over each taught game's rows
+    (``game``: the teaching game's index below ``games``, -1 where none teaches), then
+    over the games present (0 when none is): every taught game weighs alike, however
+    often it is dealt. Illegal actions and untaught rows add exactly 0."""
+    taught = game >= 0
     legal = mask.bool() & taught.unsqueeze(1)
     zero = torch.zeros_like(logp)
     t = torch.where(legal, teacher_logp, zero)
     s = torch.where(legal, logp, zero)
-    terms = torch.where(legal, t.exp() * (t - s), zero)
-    return terms.sum() / taught.sum().clamp(min=1)
+    rows = torch.where(legal, t.exp() * (t - s), zero).sum(1)
+    index = game.clamp(min=0)
+    sums = torch.zeros(games, dtype=rows.dtype, device=rows.device).index_add(0, index, rows)
+    counts = torch.zeros(games, dtype=rows.dtype, device=rows.device).index_add(0, index, taught.to(rows.dtype))
+    present = counts > 0
+    return (sums / counts.clamp(min=1)).sum() / present.sum().clamp(min=1)
 
 
 class Teachers:
@@ -107,11 +116,12 @@ class Teachers:
     @torch.no_grad()
     def log_probs(self, obs: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The teachers' masked log-probabilities over the table's actions (0 in rows no
-        teacher covers) and which rows are taught."""
+        teacher covers) and which member teaches each row (its index in ``members``, -1:
+        none)."""
         out = torch.zeros(masks.shape, dtype=torch.float32, device=masks.device)
-        taught = torch.zeros(len(masks), dtype=torch.bool, device=masks.device)
+        taught = torch.full((len(masks),), -1, dtype=torch.int64, device=masks.device)
         legal = masks.bool()
-        for m in self.members:
+        for k, m in enumerate(self.members):
             rows = obs[:, m.column] > 0.5
             if m.net.candidates is not None:
                 lo, hi = m.net.candidates
@@ -121,7 +131,7 @@ class Teachers:
                 continue
             own = obs[index][:, m.places]
             out[index, : m.actions] = log_probs(m.net.logits(own), masks[index, : m.actions])
-            taught[index] = True
+            taught[index] = k
         return out, taught
 
     def describe(self) -> str:

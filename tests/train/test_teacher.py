@@ -59,10 +59,10 @@ def test_a_teacher_gives_its_networks_own_policy_on_its_games_decisions_and_noth
         mask = np.asarray(observation["action_mask"])
         declaring = view.game == "stud_hilo_declare" and bool(mask[4:7].any())
         if bot is None or declaring:  # another game, the button's choice, or a candidate decision
-            assert not taught[i]
+            assert taught[i] == -1
             counts["declarations" if declaring else "other"] += 1
             continue
-        assert taught[i]
+        assert taught[i] == list(TEACHERS).index(view.game)
         own = {"observation": np.asarray(observation["observation"])[places[view.game]], "action_mask": mask[:7]}
         expected = bot.action_probabilities([own], [game_view(view)])[0]
         got = logp[i, :7].exp().double().numpy() * mask[:7]
@@ -71,16 +71,22 @@ def test_a_teacher_gives_its_networks_own_policy_on_its_games_decisions_and_noth
     assert min(counts.values()) >= 3, counts
 
 
-def test_the_kl_by_hand_with_illegal_actions_and_untaught_rows() -> None:
-    teacher = torch.log(torch.tensor([[0.25, 0.75, 0.0], [0.9, 0.1, 0.0]]))
-    student = torch.log(torch.tensor([[0.5, 0.5, 0.0], [0.1, 0.9, 0.0]]))
-    mask = torch.tensor([[True, True, False], [True, True, False]])
-    expected = 0.25 * math.log(0.25 / 0.5) + 0.75 * math.log(0.75 / 0.5)
-    assert float(teacher_kl(teacher, student, mask, torch.tensor([True, False]))) == pytest.approx(expected)
-    assert float(teacher_kl(teacher, student, mask, torch.tensor([False, False]))) == 0.0
-    both = float(teacher_kl(teacher, student, mask, torch.tensor([True, True])))
+def test_the_kl_by_hand_with_illegal_actions_untaught_rows_and_each_game_weighing_alike() -> None:
+    teacher = torch.log(torch.tensor([[0.25, 0.75, 0.0], [0.9, 0.1, 0.0], [0.5, 0.5, 0.0]]))
+    student = torch.log(torch.tensor([[0.5, 0.5, 0.0], [0.1, 0.9, 0.0], [0.5, 0.5, 0.0]]))
+    mask = torch.tensor([[True, True, False]] * 3)
+    first = 0.25 * math.log(0.25 / 0.5) + 0.75 * math.log(0.75 / 0.5)
     second = 0.9 * math.log(0.9 / 0.1) + 0.1 * math.log(0.1 / 0.9)
-    assert both == pytest.approx((expected + second) / 2)
+
+    def kl(*game: int) -> float:
+        return float(teacher_kl(teacher, student, mask, torch.tensor(game), 3))
+
+    assert kl(0, -1, -1) == pytest.approx(first)
+    assert kl(-1, -1, -1) == 0.0
+    assert kl(0, 1, -1) == pytest.approx((first + second) / 2)
+    assert kl(0, 0, -1) == pytest.approx((first + second) / 2)  # one game: the mean of its rows
+    assert kl(0, 0, 2) == pytest.approx((first + second) / 4)  # two games alike, the third row's KL is 0
+    assert kl(2, 0, 0) == pytest.approx((first + second / 2) / 2)  # game 2: the first row; game 0: the others
 
 
 class FixedTeacher:
@@ -90,8 +96,10 @@ class FixedTeacher:
         torch.manual_seed(11)
         self.logits = torch.randn(ACTIONS) * 2
 
+    members = (None,)
+
     def log_probs(self, obs: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        taught = torch.arange(len(obs)) % 2 == 0
+        taught = torch.where(torch.arange(len(obs)) % 2 == 0, 0, -1)
         return log_probs(self.logits.expand(len(obs), -1), masks), taught
 
 
@@ -100,7 +108,7 @@ def distance(net: PolicyNet, teacher: FixedTeacher) -> float:
     obs, masks = torch.from_numpy(batch.obs), torch.from_numpy(batch.masks)
     target, taught = teacher.log_probs(obs, masks)
     with torch.no_grad():
-        return float(teacher_kl(target, log_probs(net.logits(obs), masks), masks, taught))
+        return float(teacher_kl(target, log_probs(net.logits(obs), masks), masks, taught, 1))
 
 
 def updated(coef: float, teacher: FixedTeacher | None) -> PolicyNet:
