@@ -27,6 +27,7 @@ need features the rollout holds only in the table's own form.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -55,6 +56,8 @@ class _Member:
     places: torch.Tensor
     actions: int
     net: PolicyNet
+    spec: str
+    path: str
 
 
 def teacher_kl(
@@ -102,16 +105,14 @@ class Teachers:
         table = make_raw(variant, num_players, **options)
         games = listed_games(table)
         maps = index_maps(table.game)
-        self.members = []
+        self.members: list[_Member] = []
         for game, spec in specs.items():
             if game not in games:
                 raise ConfigError(f"ppo.teachers.{game}: this table deals {', '.join(games)}, not {game!r}")
-            net = _network(game, spec, num_players, len(maps[game]))
+            net, path = _network(game, spec, num_players, len(maps[game]))
+            places = torch.as_tensor(maps[game], device=device)
             actions = make_raw(game, num_players).game.num_actions
-            member = _Member(game, games.index(game), torch.as_tensor(maps[game], device=device), actions, net)
-            self.members.append(member)
-        for m in self.members:
-            m.net.to(device)
+            self.members.append(_Member(game, games.index(game), places, actions, net.to(device), spec, str(path)))
 
     @torch.no_grad()
     def log_probs(self, obs: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -135,12 +136,12 @@ class Teachers:
         return out, taught
 
     def describe(self) -> str:
-        """Who teaches what, for the run's log."""
-        return ", ".join(f"{m.game}: {m.net.obs_size}-input network" for m in self.members)
+        """Who teaches what, for the run's log (text ``teachers`` in TensorBoard)."""
+        return ", ".join(f"{m.game}: {m.spec} ({m.path})" for m in self.members)
 
 
-def _network(game: str, spec: str, num_players: int, size: int) -> PolicyNet:
-    """The network of ``spec``, checked to be one of ``game`` at this table size."""
+def _network(game: str, spec: str, num_players: int, size: int) -> tuple[PolicyNet, Path]:
+    """The network of ``spec`` and its file, checked to be one of ``game`` at this table size."""
     where = f"ppo.teachers.{game} = {quote(spec)}"
     try:
         path = network_path(spec)
@@ -160,4 +161,4 @@ def _network(game: str, spec: str, num_players: int, size: int) -> PolicyNet:
             f"({layout.obs_size} floats)"
         )
     net: PolicyNet = agent.net
-    return net
+    return net, path

@@ -248,6 +248,8 @@ class Trainer:
             writer.add_text("config", "```toml\n" + to_toml(cfg) + "\n```", 0)
             if self.started_from:
                 writer.add_text("init_from", self.started_from, 0)
+            if self.teachers is not None:
+                writer.add_text("teachers", self.teachers.describe(), 0)
         bar = tqdm(
             total=cfg.train.updates,
             initial=start_update,

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 import agents
 import training.run as train
@@ -136,6 +137,10 @@ def test_a_dealers_choice_run_logs_the_teachers_kl(tmp_path: Path) -> None:
     result = train.main(tiny(tmp_path, None, *extra, "ppo.teacher_coef=1.0"))
     logged = scalars(result.run_dir)["losses/teacher_kl"]
     assert len(logged) == 1 and math.isfinite(logged[0][1]) and logged[0][1] >= 0
+    events = EventAccumulator(str(result.run_dir), size_guidance={"tensors": 0})
+    events.Reload()
+    (text,) = events.Tensors("teachers/text_summary")
+    assert "razz: pretrained:razz (" in text.tensor_proto.string_val[0].decode()
 
 
 @pytest.mark.parametrize(
