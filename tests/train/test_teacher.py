@@ -20,6 +20,7 @@ from agents.nets import PolicyNet, log_probs
 from agents.neural import Layout
 from envs.registry import make_raw
 from envs.variants.mixed import index_maps
+from tests.agents.test_committee import play
 from tests.train.test_ppo import ACTIONS, OBS, ROWS, make_batch
 from tests.train.test_train import scalars, tiny
 from training.config import ConfigError, load_config
@@ -29,21 +30,20 @@ from training.teacher import Teachers, teacher_kl
 TEACHERS = {"razz": "pretrained:razz", "stud_hilo_declare": "pretrained:stud_hilo_declare"}
 
 
+class NeverFolds:
+    """Plays at random but never folds, so that hands reach their declarations."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: dict[str, np.ndarray], view: Any) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        return int(self.rng.choice(legal[1:] if len(legal) > 1 and legal[0] == 0 else legal))
+
+
 def decisions(hands: int, seed: int) -> list[tuple[dict[str, np.ndarray], Any]]:
-    """Every decision of ``hands`` dealer's choice hands played at random, never folding
-    (so that hands reach their declarations)."""
-    env = make_raw("dealers_choice", 2)
-    rng = np.random.default_rng(seed)
-    seen = []
-    for hand in range(hands):
-        env.reset(seed=seed + hand, options={"button": hand % 2})
-        while not env.state.is_over:
-            agent = env.agent_selection
-            observation, view = env.observe(agent), env.public_view(agent)
-            seen.append((observation, view))
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(rng.choice(legal[1:] if len(legal) > 1 and legal[0] == 0 else legal)))
-    return seen
+    """Every decision of ``hands`` dealer's choice hands, both seats :class:`NeverFolds`."""
+    return [(observation, view) for observation, view, _ in play(NeverFolds(seed), hands, seed)]
 
 
 def test_a_teacher_gives_its_networks_own_policy_on_its_games_decisions_and_nothing_elsewhere() -> None:
