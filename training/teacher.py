@@ -40,6 +40,7 @@ from envs.registry import make_raw
 from envs.variants.mixed import index_maps
 from solvers.toy import quote
 from training.config_files import ConfigError
+from training.magnet import magnet_kl
 
 __all__ = ["Teachers", "teacher_kl"]
 
@@ -49,12 +50,12 @@ TABLE = "dealers_choice"
 @dataclass
 class _Member:
     """One taught game: its column of the game-in-play one-hot, where its own
-    observation lies in the table's vector, its action count and its network."""
+    observation lies in the table's vector, and its network (whose actions are the
+    table's first ``net.num_actions``)."""
 
     game: str
     column: int
     places: torch.Tensor
-    actions: int
     net: PolicyNet
     spec: str
     path: str
@@ -68,11 +69,7 @@ def teacher_kl(
     over the games present (0 when none is): every taught game weighs alike, however
     often it is dealt. Illegal actions and untaught rows add exactly 0."""
     taught = game >= 0
-    legal = mask.bool() & taught.unsqueeze(1)
-    zero = torch.zeros_like(logp)
-    t = torch.where(legal, teacher_logp, zero)
-    s = torch.where(legal, logp, zero)
-    rows = torch.where(legal, t.exp() * (t - s), zero).sum(1)
+    rows = magnet_kl(teacher_logp, logp, mask.bool() & taught.unsqueeze(1))  # the same sum, teacher first
     index = game.clamp(min=0)
     sums = torch.zeros(games, dtype=rows.dtype, device=rows.device).index_add(0, index, rows)
     counts = torch.zeros(games, dtype=rows.dtype, device=rows.device).index_add(0, index, taught.to(rows.dtype))
@@ -111,8 +108,7 @@ class Teachers:
                 raise ConfigError(f"ppo.teachers.{game}: this table deals {', '.join(games)}, not {game!r}")
             net, path = _network(game, spec, num_players, len(maps[game]))
             places = torch.as_tensor(maps[game], device=device)
-            actions = make_raw(game, num_players).game.num_actions
-            self.members.append(_Member(game, games.index(game), places, actions, net.to(device), spec, str(path)))
+            self.members.append(_Member(game, games.index(game), places, net.to(device), spec, str(path)))
 
     @torch.no_grad()
     def log_probs(self, obs: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -130,8 +126,9 @@ class Teachers:
             index = rows.nonzero().squeeze(1)
             if not len(index):
                 continue
-            own = obs[index][:, m.places]
-            out[index, : m.actions] = log_probs(m.net.logits(own), masks[index, : m.actions])
+            own = obs[index[:, None], m.places]
+            n = m.net.num_actions
+            out[index, :n] = log_probs(m.net.logits(own), masks[index, :n])
             taught[index] = k
         return out, taught
 
