@@ -21,6 +21,13 @@ chip features at half the scale it was trained on there.
 
 A last row plays the whole table (every button names its game) against the heuristic,
 random and the calling station.
+
+``--previous`` adds another dealer's choice agent of the same table (the shipped one,
+say) as an opponent in every row, in the same mode and on the same deals as the
+heuristic's. This is the head-to-head to trust between two generalists: played
+greedily, a generalist's button names the game it likes best, and when both name the
+same one (every generalist shipped so far names Cowpie), a whole-table match, such as
+``dealers-choice verdict --previous``, measures that one game only.
 The committee of specialists (``specialists``, :mod:`agents.committee`) is measured the
 same way, against the heuristic only (its members are the specialists):
 ``dealers-choice generalist specialists --opponents heuristic``.
@@ -113,14 +120,19 @@ def generalist_table(
     opponents: Sequence[str] = OPPONENTS,
     table_deals: int | None = None,
     games: Sequence[str] | None = None,
+    previous: str | None = None,
     show: bool = True,
 ) -> dict[str, Any]:
     """Per listed game and mode: the generalist against the heuristic and the specialist;
     then (row :data:`WHOLE_TABLE`) against the heuristic at the whole table, every
     button naming its game, on ``table_deals`` deals (default ``deals``). ``games``: only
     these games' rows (None: every listed game). Each match has its own seed, from
-    ``seed`` and its place in the full table, so a subset replays the full table's deals."""
+    ``seed`` and its place in the full table, so a subset replays the full table's deals.
+    ``previous``: another agent of the same table, played in every row (columns
+    ``previous/<mode>``) on the heuristic's deals, in the generalist's mode."""
     n, options = _table_of(checkpoint)
+    if previous is not None:
+        check_previous(checkpoint, previous)
     listed = listed_games(n, options)
     unknown = [g for g in games or () if g not in listed]
     if unknown:
@@ -139,16 +151,22 @@ def generalist_table(
         spec = specialist(game, n, options, greedy) if "specialist" in opponents else None
         if spec is not None:
             row[f"specialist/{mode}"] = _stat(game_match(gen, spec, game, **common))
+        if previous is not None:
+            rival = agents.load(previous, seed=0, greedy=greedy)
+            row[f"previous/{mode}"] = _stat(game_match(gen, rival, game, **common))
     whole = table_deals or deals
-    if "heuristic" in opponents:
-        table_jobs = [(bot, mode) for bot in TABLE_BOTS for mode in modes]
-        for k, (bot, mode) in enumerate(table_jobs, start=len(listed) * len(modes)):
-            gen = agents.load(checkpoint, seed=0, greedy=mode == "greedy")
+    table_bots = [(bot, bot) for bot in TABLE_BOTS if "heuristic" in opponents]
+    table_bots += [("previous", previous)] if previous is not None else []
+    for label, bot in table_bots:
+        for mode in modes:  # the previous agent replays the heuristic's deals
+            at = TABLE_BOTS.index(label) if label in TABLE_BOTS else 0
+            k = len(listed) * len(modes) + at * len(modes) + list(modes).index(mode)
             common = {"deals": whole, "seed": seed + 7919 * k, "num_players": n, "options": options}
-            stat = game_match(gen, agents.load(bot, seed=0), None, **common)
-            rows.setdefault(WHOLE_TABLE, {})[f"{bot}/{mode}"] = _stat(stat)
+            gen, rival = (agents.load(spec, seed=0, greedy=mode == "greedy") for spec in (checkpoint, bot))
+            rows.setdefault(WHOLE_TABLE, {})[f"{label}/{mode}"] = _stat(game_match(gen, rival, None, **common))
     return {
         "checkpoint": checkpoint,
+        "previous": previous,
         "deals": deals,
         "table_deals": whole,
         "seed": seed,
@@ -159,8 +177,20 @@ def generalist_table(
 
 def _table_of(checkpoint: str) -> tuple[int, dict[str, Any]]:
     """The players and options of the table ``checkpoint`` was trained for."""
-    layout = agents.load(checkpoint, seed=0).layout
+    layout = getattr(agents.load(checkpoint, seed=0), "layout", None)
+    if layout is None or layout.variant != VARIANT:
+        raise ValueError(f"{checkpoint} is not a dealer's choice agent (a checkpoint or pretrained:dealers_choice)")
     return layout.num_players, dict(layout.env_kwargs)
+
+
+def check_previous(checkpoint: str, previous: str) -> None:
+    """Raise ``ValueError`` unless ``previous`` is a dealer's choice agent of ``checkpoint``'s table."""
+    (n, options), (m, theirs) = _table_of(checkpoint), _table_of(previous)
+    if (m, theirs) != (n, options):
+        raise ValueError(
+            f"{previous} was trained at another table ({m} players, options {theirs}) than {checkpoint} "
+            f"({n} players, options {options}): the two cannot meet"
+        )
 
 
 def _stat(stat: Stat) -> dict[str, float]:
@@ -170,6 +200,8 @@ def _stat(stat: Stat) -> dict[str, float]:
 def markdown(report: dict[str, Any]) -> str:
     """The README table: one row per game, the generalist's result per opponent and mode."""
     cols = ["heuristic/greedy", "heuristic/sampled", "specialist/greedy", "specialist/sampled"]
+    if report.get("previous"):
+        cols += ["previous/greedy", "previous/sampled"]
     lines = [
         "| game | " + " | ".join(f"vs {c.replace('/', ' (')})" for c in cols) + " |",
         "|---" * (len(cols) + 1) + "|",
@@ -204,13 +236,20 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     parser.add_argument(
         "--opponents",
-        nargs="+",
+        nargs="*",
         choices=OPPONENTS,
         default=list(OPPONENTS),
-        help="whom each game is played against (the committee of specialists: heuristic only)",
+        help="whom each game is played against (the committee of specialists: heuristic only; "
+        "none, with --previous: the previous agent only)",
     )
     parser.add_argument(
         "--games", nargs="*", default=None, help="only these games' rows (none: the whole-table row only)"
+    )
+    parser.add_argument(
+        "--previous",
+        default=None,
+        help="also play this dealer's choice agent of the same table in every row (pretrained:dealers_choice, "
+        "a checkpoint): the head-to-head between two generalists, game by game",
     )
     parser.add_argument("--out", type=Path, default=None, help="write the report as JSON here")
     args = parser.parse_args(argv)
@@ -221,6 +260,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         listed = listed_games(*_table_of(args.checkpoint))
         if unknown := [g for g in args.games if g not in listed]:
             parser.error(f"--games {' '.join(unknown)}: not among the table's games {', '.join(listed)}")
+    if not args.opponents and args.previous is None:
+        parser.error("no opponents: name --opponents or --previous")
+    if args.previous is not None:
+        try:
+            check_previous(args.checkpoint, args.previous)
+        except (ValueError, FileNotFoundError) as error:
+            parser.error(f"--previous {args.previous}: {error}")
     report = generalist_table(
         args.checkpoint,
         deals=args.deals,
@@ -229,6 +275,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         opponents=args.opponents,
         table_deals=args.table_deals,
         games=args.games,
+        previous=args.previous,
     )
     print(markdown(report))
     if args.out is not None:

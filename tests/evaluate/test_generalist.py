@@ -106,3 +106,32 @@ def test_the_opponents_can_be_the_heuristic_only(tmp_path: Path) -> None:
     assert only["games"]["razz"] == report["games"]["razz"]  # the same match seed as in the full table
     with pytest.raises(ValueError, match=r"\['poker'\] not among the table's games"):
         generalist_table(str(generalist), deals=2, seed=5, games=["poker"], show=False)
+
+
+def test_a_previous_agent_meets_the_generalist_in_every_row(tmp_path: Path) -> None:
+    generalist = str(tiny_checkpoint(tmp_path / "dc.pt", "dealers_choice"))
+    common: dict[str, Any] = {"deals": 3, "seed": 5, "modes": ["greedy"], "show": False, "games": ["razz", "cowpie"]}
+    mirror = generalist_table(generalist, opponents=["heuristic"], previous=generalist, **common)
+    assert mirror["previous"] == generalist and list(mirror["games"]) == ["razz", "cowpie", WHOLE_TABLE]
+    for row in mirror["games"].values():  # itself, greedy, on duplicate deals: exactly level
+        assert row["previous/greedy"] == {"mean": 0.0, "ci95": 0.0}
+        assert row["heuristic/greedy"] != row["previous/greedy"]
+    layout = Layout.build("dealers_choice", 2, {})
+    torch.manual_seed(1)
+    other = PolicyNet(layout.obs_size, len(layout.action_names), [8])
+    rival = str(save_checkpoint(tmp_path / "rival.pt", net=other, layout=layout, step={}, config={}))
+    alone = generalist_table(generalist, opponents=[], previous=rival, **common)
+    assert all(list(row) == ["previous/greedy"] for row in alone["games"].values())
+    assert any(row["previous/greedy"]["mean"] != 0 for row in alone["games"].values())
+    assert "vs previous (greedy)" in markdown(alone)
+
+
+def test_a_previous_agent_of_another_table_is_refused(tmp_path: Path) -> None:
+    generalist = str(tiny_checkpoint(tmp_path / "dc.pt", "dealers_choice"))
+    layout = Layout.build("dealers_choice", 2, {"games": ["razz", "stud"]})
+    net = PolicyNet(layout.obs_size, len(layout.action_names), [8])
+    other = str(save_checkpoint(tmp_path / "two_games.pt", net=net, layout=layout, step={}, config={}))
+    with pytest.raises(ValueError, match="trained at another table"):
+        generalist_table(generalist, deals=2, seed=5, previous=other, show=False)
+    with pytest.raises(ValueError, match="not a dealer's choice agent"):
+        generalist_table(generalist, deals=2, seed=5, previous="heuristic", show=False)
