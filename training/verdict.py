@@ -16,6 +16,11 @@ seat lineup. The seed is fresh unless ``--seed`` is given (it is written to the 
 so the verdict can be replayed exactly): a verdict never reuses the deals a config was
 tuned on. Cross-play against random and call shows an agent that learned to exploit
 one bot and forgot the rest; ``--previous`` pits it against the agent it replaces.
+"Greedy" and "sampled" are the agent's mode; an opponent that is a network (the
+previous agent, a checkpoint in ``--opponents``) always samples. Between two dealer's
+choice generalists that decides which games are dealt (each button names its own), so
+``dealers-choice generalist AGENT --previous PREVIOUS --opponents`` compares them game by
+game, both in the same mode.
 
 The JSON (``verdict.json`` in the run folder, or ``<checkpoint>.verdict.json`` next to a
 checkpoint elsewhere) holds, per opponent and mode, the mean in the variant's unit (per
@@ -239,7 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("target", type=Path, help="a run folder (uses checkpoints/latest.pt) or a checkpoint file")
     parser.add_argument("--deals", type=int, help="duplicate deals per opponent and mode (default 5000; 1000 games)")
     parser.add_argument("--opponents", nargs="+", default=list(DEFAULT_OPPONENTS), help="agents.load specs")
-    parser.add_argument("--previous", help="also play this agent (a checkpoint path or pretrained:<variant>)")
+    parser.add_argument(
+        "--previous", help="also play this agent (a checkpoint path or pretrained:<variant>; it samples)"
+    )
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     parser.add_argument("--seed", type=int, help="seed of the deals (default: fresh, written to the JSON)")
     parser.add_argument("--workers", type=int, default=1, help="processes (one core each)")
