@@ -132,7 +132,7 @@ def generalist_table(
     ``previous/<mode>``) on the heuristic's deals, in the generalist's mode."""
     n, options = _table_of(checkpoint)
     if previous is not None:
-        check_previous(checkpoint, previous)
+        check_previous(previous, (n, options))
     listed = listed_games(n, options)
     unknown = [g for g in games or () if g not in listed]
     if unknown:
@@ -155,11 +155,11 @@ def generalist_table(
             rival = agents.load(previous, seed=0, greedy=greedy)
             row[f"previous/{mode}"] = _stat(game_match(gen, rival, game, **common))
     whole = table_deals or deals
-    table_bots = [(bot, bot) for bot in TABLE_BOTS if "heuristic" in opponents]
-    table_bots += [("previous", previous)] if previous is not None else []
-    for label, bot in table_bots:
-        for mode in modes:  # the previous agent replays the heuristic's deals
-            at = TABLE_BOTS.index(label) if label in TABLE_BOTS else 0
+    # (label, spec, seed slot): the previous agent takes the heuristic's slot, so its deals
+    table_bots = [(bot, bot, at) for at, bot in enumerate(TABLE_BOTS) if "heuristic" in opponents]
+    table_bots += [("previous", previous, 0)] if previous is not None else []
+    for label, bot, at in table_bots:
+        for mode in modes:
             k = len(listed) * len(modes) + at * len(modes) + list(modes).index(mode)
             common = {"deals": whole, "seed": seed + 7919 * k, "num_players": n, "options": options}
             gen, rival = (agents.load(spec, seed=0, greedy=mode == "greedy") for spec in (checkpoint, bot))
@@ -183,12 +183,13 @@ def _table_of(checkpoint: str) -> tuple[int, dict[str, Any]]:
     return layout.num_players, dict(layout.env_kwargs)
 
 
-def check_previous(checkpoint: str, previous: str) -> None:
-    """Raise ``ValueError`` unless ``previous`` is a dealer's choice agent of ``checkpoint``'s table."""
-    (n, options), (m, theirs) = _table_of(checkpoint), _table_of(previous)
+def check_previous(previous: str, table: tuple[int, dict[str, Any]]) -> None:
+    """Raise ``ValueError`` unless ``previous`` is a dealer's choice agent of ``table``
+    (the generalist's players and options, :func:`_table_of`)."""
+    (n, options), (m, theirs) = table, _table_of(previous)
     if (m, theirs) != (n, options):
         raise ValueError(
-            f"{previous} was trained at another table ({m} players, options {theirs}) than {checkpoint} "
+            f"{previous} was trained at another table ({m} players, options {theirs}) than the generalist "
             f"({n} players, options {options}): the two cannot meet"
         )
 
@@ -256,15 +257,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if args.deals < 2 or (args.table_deals is not None and args.table_deals < 2):
         parser.error("--deals and --table-deals must be >= 2 (an interval needs two duplicate sets)")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    table = _table_of(args.checkpoint)
     if args.games is not None:
-        listed = listed_games(*_table_of(args.checkpoint))
+        listed = listed_games(*table)
         if unknown := [g for g in args.games if g not in listed]:
             parser.error(f"--games {' '.join(unknown)}: not among the table's games {', '.join(listed)}")
     if not args.opponents and args.previous is None:
         parser.error("no opponents: name --opponents or --previous")
     if args.previous is not None:
         try:
-            check_previous(args.checkpoint, args.previous)
+            check_previous(args.previous, table)
         except (ValueError, FileNotFoundError) as error:
             parser.error(f"--previous {args.previous}: {error}")
     report = generalist_table(
