@@ -11,8 +11,11 @@ game too large for an exact best response, a lower bound on exploitability is wh
    (``train.minutes``), constant learning rate;
 2. the best responder then plays ``deals`` fresh duplicate deals greedily against the
    frozen policy (:func:`training.verdict.verdict`, a new seed: no deal it trained
-   on), and the mean with its 95% interval is reported in the variant's unit per 100
-   hands (per game in the Cowboy family).
+   on), in one seat with the policy in every other, rotated through the seats (at three
+   or more seats two responders against one policy would measure a coalition, not a
+   best response: :func:`training.evaluation.match_lineups`), and the mean with its 95%
+   interval is reported in the variant's unit per 100 hands (per game in the Cowboy
+   family).
 
 The mean is a lower bound on what a best response wins (an estimate, with its
 interval): a longer run or a stronger learner can only find more. Everything else of
@@ -136,9 +139,11 @@ def measure_responder(
     checkpoint: str | Path, spec: str, *, deals: int, seed: int | None, workers: int = 1
 ) -> dict[str, Any]:
     """What ``--approx`` reports for a best responder (step 2 of the module docstring):
-    greedy, on ``deals`` fresh duplicate deals against ``spec``; ``seed`` is the deals'
-    seed actually used (drawn fresh when None)."""
-    summary = verdict(checkpoint, deals=deals, opponents=[spec], modes=["greedy"], seed=seed, workers=workers)
+    greedy, on ``deals`` fresh duplicate deals against ``spec``, the responder in one
+    seat of each lineup; ``seed`` is the deals' seed actually used (drawn fresh when None)."""
+    summary = verdict(
+        checkpoint, deals=deals, opponents=[spec], modes=["greedy"], seed=seed, workers=workers, lone=True
+    )
     measured = summary["results"][spec]["greedy"]
     return {
         "options": summary["options"],

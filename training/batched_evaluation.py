@@ -4,7 +4,7 @@ deals, lineups and statistics, played by :mod:`envs.batched` tables.
 The deals are the scalar evaluation's, card for card: deal ``d`` of seed ``s`` is the
 deck the scalar env deals from ``reset(seed=s * 1_000_003 + d)`` (read from its state's
 ``initial_deck``) with the button at ``d % n``, handed to the batch as whole deck orders,
-and replayed once for every lineup of :func:`evaluation.arena.lineups`. A batch plays
+and replayed once for every lineup of :func:`training.evaluation.match_lineups`. A batch plays
 ``tables`` (deal, lineup) jobs at a time, each table one hand; the learner's rows go
 through the network in one pass per step, the bot's batched form
 (:func:`agents.batched.load_batched`) answers for its rows in one call. Deterministic
@@ -32,8 +32,8 @@ from envs.batched import make as make_batch
 from envs.batched.spec import NoBatchedFormError
 from envs.batched.table import TableBatch
 from envs.registry import make_raw
-from evaluation.arena import Stat, lineups, mean_ci, per_hands
-from training.evaluation import DEAL_SEED, LEARNER, MatchSummary, duplicate_match, one_thread
+from evaluation.arena import Stat, mean_ci, per_hands
+from training.evaluation import DEAL_SEED, LEARNER, MatchSummary, duplicate_match, match_lineups, one_thread
 
 __all__ = ["BATCHED_EVAL_TABLES", "batched_match", "evaluate", "scalar_decks"]
 
@@ -61,11 +61,13 @@ def batched_match(
     greedy: bool,
     tables: int = 1024,
     device: str | torch.device = "cpu",
+    lone: bool = False,
 ) -> MatchSummary:
     """Play ``deals`` against the batched form of the bot ``spec``; raises
-    ``NoBatchedFormError`` / ``NoBatchedBotError`` where there is none (module docstring)."""
+    ``NoBatchedFormError`` / ``NoBatchedBotError`` where there is none (module docstring;
+    ``lone``: :func:`training.evaluation.match_lineups`)."""
     with one_thread():
-        return _match(net, layout, spec, deals, seed, greedy, tables, torch.device(device))
+        return _match(net, layout, spec, deals, seed, greedy, tables, torch.device(device), lone)
 
 
 def _match(
@@ -77,11 +79,12 @@ def _match(
     greedy: bool,
     tables: int,
     device: torch.device,
+    lone: bool = False,
 ) -> MatchSummary:
     began = time.perf_counter()
     numbers = list(range(deals)) if isinstance(deals, int) else list(deals)
     n = layout.num_players
-    jobs = [(d, tuple(lineup)) for d in numbers for lineup in lineups(2, n, True)]
+    jobs = [(d, lineup) for d in numbers for lineup in match_lineups(n, lone)]
     batch = _batch(layout, min(tables, len(jobs)), device)
     chunk_key = numbers[0] if numbers else 0  # as the scalar match: chunks draw independent numbers
     sampling, _, bot_seed = np.random.SeedSequence([seed, chunk_key]).spawn(3)

@@ -6,10 +6,11 @@ decisions go through the network in one batch per tick, and the opponent decides
 through ``act_batch``. The deals are the arena's: deal ``d`` of seed ``s`` is the deck
 seeded ``s * 1_000_003 + d`` with the button at ``d % n``, replayed once for every
 lineup of :func:`evaluation.arena.lineups` (learner and bot rotated through the seats;
-at three seats one learner against two bots and two learners against one). A
-result is the learner's mean per seat-hand over each duplicate set, with the 95%
-interval over sets, quoted like the arena (per 100 hands, per game in the Cowboy
-family).
+at three seats one learner against two bots and two learners against one; with
+``lone=True`` only the lineups where the learner holds one seat, see
+:func:`match_lineups`). A result is the learner's mean per seat-hand over each
+duplicate set, with the 95% interval over sets, quoted like the arena (per 100 hands,
+per game in the Cowboy family).
 
 Randomness: the learner's sampling (none when greedy), the candidate features and the
 bot use generators seeded from ``seed`` and the first deal number, so a match is
@@ -52,6 +53,24 @@ class MatchSummary:
     per_set: np.ndarray  # the learner's mean reward per seat-hand in each duplicate set
 
 
+def match_lineups(num_players: int, lone: bool = False) -> list[tuple[int, ...]]:
+    """The lineups each deal is replayed in (``LEARNER`` / ``OPPONENT`` per seat).
+
+    ``lone``: only those where the learner holds exactly one seat and the bot every
+    other. A best response is a unilateral deviation, so only these lineups measure a
+    lower bound on exploitability at three or more seats; two learners against one bot
+    measure a coalition, which can win more than any one seat could alone. Heads-up
+    every lineup already has one learner, so ``lone`` changes nothing there. (At four
+    seats and more the arena's compositions never seat one learner alone: the two bots
+    alternate.)
+    """
+    if lone:
+        return [
+            tuple(LEARNER if seat == mine else OPPONENT for seat in range(num_players)) for mine in range(num_players)
+        ]
+    return [tuple(lineup) for lineup in lineups(2, num_players, True)]
+
+
 @dataclass
 class _Hand:
     env: DealersChoiceEnv
@@ -68,11 +87,12 @@ def duplicate_match(
     seed: int,
     greedy: bool,
     tables: int = 64,
+    lone: bool = False,
 ) -> MatchSummary:
     """Play ``deals`` (a count, or the deal numbers) against ``opponent`` (a bot with
-    ``act`` or ``act_batch``); see the module docstring."""
+    ``act`` or ``act_batch``); see the module docstring (``lone``: :func:`match_lineups`)."""
     with one_thread():
-        return _match(net, layout, opponent, deals, seed, greedy, tables)
+        return _match(net, layout, opponent, deals, seed, greedy, tables, lone)
 
 
 @contextmanager
@@ -88,12 +108,19 @@ def one_thread() -> Iterator[None]:
 
 
 def _match(
-    net: PolicyNet, layout: Layout, opponent: Any, deals: Sequence[int] | int, seed: int, greedy: bool, tables: int
+    net: PolicyNet,
+    layout: Layout,
+    opponent: Any,
+    deals: Sequence[int] | int,
+    seed: int,
+    greedy: bool,
+    tables: int,
+    lone: bool,
 ) -> MatchSummary:
     began = time.perf_counter()
     numbers = list(range(deals)) if isinstance(deals, int) else list(deals)
     n = layout.num_players
-    jobs = [(d, tuple(lineup)) for d in numbers for lineup in lineups(2, n, True)]
+    jobs = [(d, lineup) for d in numbers for lineup in match_lineups(n, lone)]
     chunk_key = numbers[0] if numbers else 0  # the first deal: chunks of one match draw independent numbers
     sampling, features, bot = np.random.SeedSequence([seed, chunk_key]).spawn(3)
     generator = torch.Generator().manual_seed(int(sampling.generate_state(1, np.uint64)[0] >> 1))

@@ -106,12 +106,12 @@ def _opponent(spec: str, layout: Any) -> Any:
     return _CACHE[key]
 
 
-def play_chunk(job: tuple[str, str, str, int, int, int, int, str]) -> tuple[str, str, int, list[float], int]:
+def play_chunk(job: tuple[str, str, str, int, int, int, int, str, bool]) -> tuple[str, str, int, list[float], int]:
     """One chunk of deals of one (opponent, mode): the learner's per-set means (on the
     batched engine with ``engine = "batched"`` where it covers the match: the same deals)."""
     from training.evaluation import duplicate_match
 
-    path, spec, mode, start, stop, seed, tables, engine = job
+    path, spec, mode, start, stop, seed, tables, engine, lone = job
     net, layout = _learner(path)
     deals, greedy = range(start, stop), mode == "greedy"
     if engine == "batched":
@@ -119,9 +119,10 @@ def play_chunk(job: tuple[str, str, str, int, int, int, int, str]) -> tuple[str,
 
         if covered(net, layout, spec):
             tables = max(tables, BATCHED_EVAL_TABLES)
-            match = batched_match(net, layout, spec, deals=deals, seed=seed, greedy=greedy, tables=tables)
+            match = batched_match(net, layout, spec, deals=deals, seed=seed, greedy=greedy, tables=tables, lone=lone)
             return spec, mode, start, match.per_set.tolist(), match.hands
-    match = duplicate_match(net, layout, _opponent(spec, layout), deals=deals, seed=seed, greedy=greedy, tables=tables)
+    opponent = _opponent(spec, layout)
+    match = duplicate_match(net, layout, opponent, deals=deals, seed=seed, greedy=greedy, tables=tables, lone=lone)
     return spec, mode, start, match.per_set.tolist(), match.hands
 
 
@@ -145,9 +146,12 @@ def verdict(
     workers: int = 1,
     tables: int = 64,
     engine: str = "scalar",
+    lone: bool = False,
 ) -> dict[str, Any]:
     """Play the verdict matches and return the summary (see the module docstring);
-    ``engine = "batched"`` plays the matches the batched engine covers on it."""
+    ``engine = "batched"`` plays the matches the batched engine covers on it; ``lone``
+    plays only the lineups where the target holds one seat
+    (:func:`training.evaluation.match_lineups`: what a best responder is measured in)."""
     from agents.checkpoint import read_checkpoint
     from envs.registry import make_raw
     from evaluation.arena import mean_ci, per_hands, rate_label, unit_name
@@ -171,7 +175,7 @@ def verdict(
         _opponent(spec, layout)  # a bad spec, or an agent of another table, fails here, before any match
     seed = secrets.randbits(31) if seed is None else seed
     jobs = [
-        (path, spec, mode, start, min(start + CHUNK, deals), seed, tables, engine)
+        (path, spec, mode, start, min(start + CHUNK, deals), seed, tables, engine, lone)
         for spec in specs
         for mode in modes
         for start in range(0, deals, CHUNK)
@@ -211,6 +215,7 @@ def verdict(
         "seconds": round(time.perf_counter() - began, 1),
         "workers": workers,
         "engine": engine,
+        "lone": lone,
     }
 
 
@@ -256,6 +261,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="scalar",
         help="batched: play the matches the batched engine covers on it (the same deals; docs/batched_training.md)",
     )
+    parser.add_argument(
+        "--one-seat",
+        action="store_true",
+        help="at three or more seats, play only the lineups where the target holds one seat and the opponent "
+        "every other (a unilateral deviation: what bounds exploitability); heads-up it changes nothing",
+    )
     parser.add_argument("--out", type=Path, help="the JSON file (default: verdict.json in the run folder)")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -270,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             workers=max(1, args.workers),
             engine=args.engine,
+            lone=args.one_seat,
         )
     except (ValueError, ImportError) as err:  # CheckpointError is a ValueError
         print(f"verdict: error: {err}", file=sys.stderr)
