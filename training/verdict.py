@@ -16,6 +16,9 @@ seat lineup. The seed is fresh unless ``--seed`` is given (it is written to the 
 so the verdict can be replayed exactly): a verdict never reuses the deals a config was
 tuned on. Cross-play against random and call shows an agent that learned to exploit
 one bot and forgot the rest; ``--previous`` pits it against the agent it replaces.
+At three or more seats the lineups seat the target alone and in company (two targets
+against one opponent at three seats); ``--one-seat`` keeps only the lineups where it
+holds one seat, what a best response is measured in (a unilateral deviation).
 "Greedy" and "sampled" are the agent's mode; an opponent that is a network (the
 previous agent, a checkpoint in ``--opponents``) always samples. Between two dealer's
 choice generalists that decides which games are dealt (each button names its own), so
@@ -231,7 +234,8 @@ def _run(jobs: list[Any], workers: int) -> Any:
 
 def describe(summary: dict[str, Any]) -> str:
     """A few lines: each opponent's greedy and sampled result with its interval."""
-    lines = [f"{summary['variant']}, {summary['num_players']} players, {summary['deals']:,} duplicate deals, "
+    seats = ", the target in one seat" if summary.get("lone") else ""
+    lines = [f"{summary['variant']}, {summary['num_players']} players{seats}, {summary['deals']:,} duplicate deals, "
              f"seed {summary['seed']} ({summary['unit']})"]  # fmt: skip
     for spec, modes in summary["results"].items():
         cells = [f"{mode} {r['mean']:+.2f} ± {r['ci95']:.2f}" for mode, r in modes.items()]

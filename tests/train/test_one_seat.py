@@ -72,6 +72,6 @@ def test_verdict_one_seat_and_the_approx_measurement(tmp_path: Path, capsys: pyt
     assert verdict.main(args) == 0
     both = json.loads(out.read_text())
     assert both["lone"] is False and both["results"]["call"]["greedy"]["hands"] == 24
-    capsys.readouterr()
+    assert "3 players, the target in one seat" in capsys.readouterr().out
     measured = measure_responder(path, "call", deals=4, seed=3)
     assert measured["hands"] == 12 and measured["mean"] == pytest.approx(one["results"]["call"]["greedy"]["mean"])
