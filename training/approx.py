@@ -166,7 +166,8 @@ def format_report(report: dict[str, Any]) -> str:
             f"{report['variant']}, {report['num_players']} players: approximate exploitability of {report['policy']}",
             f"best responder: {report['updates']} updates ({report['learner_decisions']:,} decisions, "
             f"{report['minutes']} min) -> {report['best_responder']}",
-            f"best responder's result (greedy, {report['deals']:,} fresh duplicate deals, seed {report['seed']}):",
+            f"best responder's result (greedy, {report['deals']:,} fresh duplicate deals, seed {report['seed']}"
+            f"{', in one seat, the policy in the others' if report['num_players'] > 2 else ''}):",
             f"  {report['mean']:+.2f} ± {report['ci95']:.2f} {report['unit']}  (a lower bound on exploitability)",
             f"  = {report['mean'] / report['per']:+.4f} ± {report['ci95'] / report['per']:.4f} "
             f"{report['unit'].split(' per ')[0]} per {'game' if report['per'] == 1 else 'hand'}",

@@ -18,7 +18,7 @@ from agents.checkpoint import save_checkpoint
 from agents.nets import PolicyNet
 from agents.neural import Layout, NeuralAgent
 from training import verdict
-from training.approx import measure_responder
+from training.approx import format_report, measure_responder
 from training.evaluation import LEARNER, duplicate_match, match_lineups
 
 
@@ -75,3 +75,11 @@ def test_verdict_one_seat_and_the_approx_measurement(tmp_path: Path, capsys: pyt
     assert "3 players, the target in one seat" in capsys.readouterr().out
     measured = measure_responder(path, "call", deals=4, seed=3)
     assert measured["hands"] == 12 and measured["mean"] == pytest.approx(one["results"]["call"]["greedy"]["mean"])
+
+
+def test_the_approx_report_says_the_responder_held_one_seat() -> None:
+    report = {"variant": "cowboy", "num_players": 3, "policy": "heuristic", "updates": 2, "learner_decisions": 10,
+              "minutes": 1.0, "best_responder": "x.pt", "deals": 4, "seed": 1, "mean": 0.5, "ci95": 0.1,
+              "unit": "antes per game", "per": 1}  # fmt: skip
+    assert "in one seat, the policy in the others" in format_report(report)
+    assert "in one seat" not in format_report({**report, "num_players": 2})
