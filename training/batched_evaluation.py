@@ -79,7 +79,7 @@ def _match(
     greedy: bool,
     tables: int,
     device: torch.device,
-    lone: bool = False,
+    lone: bool,
 ) -> MatchSummary:
     began = time.perf_counter()
     numbers = list(range(deals)) if isinstance(deals, int) else list(deals)

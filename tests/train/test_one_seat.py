@@ -19,15 +19,13 @@ from agents.nets import PolicyNet
 from agents.neural import Layout, NeuralAgent
 from training import verdict
 from training.approx import format_report, measure_responder
-from training.evaluation import LEARNER, duplicate_match, match_lineups
+from training.evaluation import LEARNER, duplicate_match, match_lineups, one_thread
 
 
 @pytest.fixture(autouse=True)
 def one_torch_thread() -> Iterator[None]:
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+    with one_thread():  # the evaluation's own guard: small-batch inference on one thread
+        yield
 
 
 def net_for(variant: str, n: int) -> tuple[PolicyNet, Layout]:
