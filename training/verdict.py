@@ -234,7 +234,7 @@ def _run(jobs: list[Any], workers: int) -> Any:
 
 def describe(summary: dict[str, Any]) -> str:
     """A few lines: each opponent's greedy and sampled result with its interval."""
-    seats = ", the target in one seat" if summary.get("lone") else ""
+    seats = ", the target in one seat" if summary["lone"] else ""
     lines = [f"{summary['variant']}, {summary['num_players']} players{seats}, {summary['deals']:,} duplicate deals, "
              f"seed {summary['seed']} ({summary['unit']})"]  # fmt: skip
     for spec, modes in summary["results"].items():
